@@ -1,0 +1,1 @@
+"""Adapters: the concrete implementations of gno_core's ports, and the composition root."""

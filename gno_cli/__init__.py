@@ -1,0 +1,1 @@
+"""The ``gno`` command line: argument parsing, output formatting and exit codes."""

@@ -1,0 +1,114 @@
+"""Wire contracts (pydantic models) shared by the CLI, MCP, REST and the Python API.
+
+``SCHEMAS`` names every output contract with its version; ``contracts/`` holds the JSON Schemas
+generated from it (``gno_core.model.schemas``), and a test fails when they drift.
+"""
+
+from __future__ import annotations
+
+from gno_core.model.base import WireModel
+from gno_core.model.collections import (
+    CollectionInfo,
+    CollectionList,
+    CollectionSyncResult,
+    SyncFailure,
+    SyncResult,
+    TagCount,
+    TagsList,
+    TagsMeta,
+)
+from gno_core.model.document import (
+    Capabilities,
+    DocumentList,
+    DocumentListMeta,
+    GetResult,
+    LineSpan,
+    ListedDocument,
+    MultiGetDocument,
+    MultiGetMeta,
+    MultiGetResult,
+    SkippedRef,
+)
+from gno_core.model.error import ErrorBody, ErrorEnvelope
+from gno_core.model.search import (
+    ConversionInfo,
+    ExplainLine,
+    SearchMeta,
+    SearchResult,
+    SearchResults,
+    SnippetRange,
+    SourceInfo,
+)
+from gno_core.model.status import (
+    ChunkingPolicy,
+    ChunkingStatus,
+    CollectionStatus,
+    IngestErrorInfo,
+    Peek,
+    PeekBacklog,
+    PeekCounts,
+    PeekRecent,
+    PeekServe,
+    ResidentStatus,
+    Status,
+    StatusCapabilities,
+)
+
+#: schema name -> (version, model). Names and versions are wire contracts: add, never rename.
+SCHEMAS: dict[str, tuple[str, type[WireModel]]] = {
+    "search-result": ("1.0", SearchResult),
+    "search-results": ("1.0", SearchResults),
+    "get": ("1.0", GetResult),
+    "multi-get": ("1.0", MultiGetResult),
+    "ls": ("1.0", DocumentList),
+    "status": ("1.0", Status),
+    "peek": ("1.0", Peek),
+    "tags-list": ("1.0", TagsList),
+    "collection-list": ("1.0", CollectionList),
+    "sync-result": ("1.0", SyncResult),
+    "error": ("1.0", ErrorEnvelope),
+}
+
+__all__ = [
+    "SCHEMAS",
+    "Capabilities",
+    "ChunkingPolicy",
+    "ChunkingStatus",
+    "CollectionInfo",
+    "CollectionList",
+    "CollectionStatus",
+    "CollectionSyncResult",
+    "ConversionInfo",
+    "DocumentList",
+    "DocumentListMeta",
+    "ErrorBody",
+    "ErrorEnvelope",
+    "ExplainLine",
+    "GetResult",
+    "IngestErrorInfo",
+    "LineSpan",
+    "ListedDocument",
+    "MultiGetDocument",
+    "MultiGetMeta",
+    "MultiGetResult",
+    "Peek",
+    "PeekBacklog",
+    "PeekCounts",
+    "PeekRecent",
+    "PeekServe",
+    "ResidentStatus",
+    "SearchMeta",
+    "SearchResult",
+    "SearchResults",
+    "SkippedRef",
+    "SnippetRange",
+    "SourceInfo",
+    "Status",
+    "StatusCapabilities",
+    "SyncFailure",
+    "SyncResult",
+    "TagCount",
+    "TagsList",
+    "TagsMeta",
+    "WireModel",
+]

@@ -1,0 +1,32 @@
+"""The base of every wire contract model: camelCase on the wire, closed, None means absent."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic.alias_generators import to_camel
+
+
+class WireModel(BaseModel):
+    """A contract model. Fields set to ``None`` are omitted on the wire, except the ones named in
+    ``wire_nulls`` (contracts that pin explicit nulls, such as ``peek@1.0``)."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        frozen=False,
+    )
+
+    wire_nulls: ClassVar[frozenset[str]] = frozenset()
+
+    @model_serializer(mode="wrap")
+    def _drop_nones(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        keep = {self.__class__.model_fields[name].alias or name for name in self.wire_nulls}
+        return {k: v for k, v in data.items() if v is not None or k in keep}
+
+    def wire(self) -> dict[str, Any]:
+        """The JSON-ready dict of this contract (camelCase keys)."""
+        return self.model_dump(mode="json", by_alias=True)

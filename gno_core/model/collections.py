@@ -1,0 +1,67 @@
+"""Collection and sync contracts: ``collection-list@1.0``, ``tags-list@1.0``, ``sync-result@1.0``."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import Field
+
+from gno_core.model.base import WireModel
+
+
+class CollectionInfo(WireModel):
+    name: str
+    path: str
+    pattern: str
+    include: list[str]
+    exclude: list[str]
+
+
+class CollectionList(WireModel):
+    collections: list[CollectionInfo]
+
+
+class TagCount(WireModel):
+    tag: str
+    count: int = Field(ge=0)
+
+
+class TagsMeta(WireModel):
+    wire_nulls: ClassVar[frozenset[str]] = frozenset({"collection", "prefix"})
+
+    collection: str | None
+    prefix: str | None
+    total_tags: int = Field(ge=0)
+
+
+class TagsList(WireModel):
+    tags: list[TagCount]
+    meta: TagsMeta
+
+
+class SyncFailure(WireModel):
+    rel_path: str
+    code: str
+    message: str
+
+
+class CollectionSyncResult(WireModel):
+    collection: str
+    added: int = Field(ge=0)
+    updated: int = Field(ge=0)
+    unchanged: int = Field(ge=0)
+    removed: int = Field(ge=0)
+    reactivated: int = Field(ge=0)
+    failed: int = Field(ge=0)
+    failures: list[SyncFailure]
+    duration_ms: float = Field(ge=0)
+
+
+class SyncResult(WireModel):
+    collections: list[CollectionSyncResult]
+    total_added: int = Field(ge=0)
+    total_updated: int = Field(ge=0)
+    total_unchanged: int = Field(ge=0)
+    total_removed: int = Field(ge=0)
+    total_failed: int = Field(ge=0)
+    duration_ms: float = Field(ge=0)

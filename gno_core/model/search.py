@@ -1,0 +1,86 @@
+"""Search contracts: ``search-result@1.0`` and ``search-results@1.0`` (BM25, vector and hybrid)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from gno_core.model.base import WireModel
+
+SearchMode = Literal["bm25", "vector", "hybrid", "bm25_only"]
+
+
+class SourceInfo(WireModel):
+    """Where a document comes from on disk."""
+
+    abs_path: str | None = None
+    rel_path: str
+    mime: str
+    ext: str
+    modified_at: str | None = None
+    size_bytes: int | None = None
+    source_hash: str | None = None
+
+
+class ConversionInfo(WireModel):
+    converter_id: str
+    converter_version: str
+    mirror_hash: str
+    warnings: list[str] = Field(default_factory=list)
+
+
+class SnippetRange(WireModel):
+    start_line: int = Field(ge=1)
+    end_line: int = Field(ge=1)
+
+
+class SearchResult(WireModel):
+    """One ranked document with its best passage and a 1-based line anchor into the mirror."""
+
+    docid: str = Field(pattern=r"^#[0-9a-f]{6,8}$")
+    score: float = Field(ge=0, le=1)
+    uri: str
+    line: int | None = Field(default=None, ge=1)
+    title: str | None = None
+    content_type: str | None = None
+    categories: list[str] | None = None
+    snippet_language: str | None = None
+    context: str | None = None
+    snippet: str
+    snippet_range: SnippetRange | None = None
+    source: SourceInfo
+    conversion: ConversionInfo | None = None
+
+
+class ExplainLine(WireModel):
+    stage: str
+    message: str
+
+
+class SearchMeta(WireModel):
+    query: str
+    mode: SearchMode
+    expanded: bool | None = None
+    reranked: bool | None = None
+    vectors_used: bool | None = None
+    total_results: int = Field(ge=0)
+    collection: str | None = None
+    intent: str | None = None
+    lang: str | None = None
+    since: str | None = None
+    until: str | None = None
+    categories: list[str] | None = None
+    author: str | None = None
+    candidate_limit: int | None = None
+    exclude: list[str] | None = None
+    query_language: str | None = None
+    query_modes: list[dict[str, str]] | None = None
+    tags_all: list[str] | None = None
+    tags_any: list[str] | None = None
+    explain: list[ExplainLine] | None = None
+
+
+class SearchResults(WireModel):
+    results: list[SearchResult]
+    meta: SearchMeta

@@ -1,0 +1,119 @@
+"""Health contracts: ``status@1.0`` (heavy, per collection) and ``peek@1.0`` (cheap, model-free)."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import Field
+
+from gno_core.model.base import WireModel
+
+
+class CollectionStatus(WireModel):
+    name: str
+    path: str
+    document_count: int = Field(ge=0)
+    chunk_count: int = Field(ge=0)
+    embedded_count: int = Field(ge=0)
+    inactive_count: int = Field(default=0, ge=0)
+    failed_count: int = Field(default=0, ge=0)
+
+
+class IngestErrorInfo(WireModel):
+    collection: str
+    rel_path: str
+    code: str
+    message: str
+    occurred_at: str
+
+
+class StatusCapabilities(WireModel):
+    bm25: bool
+    vector: bool
+    hybrid: bool
+    answer: bool
+
+
+class ChunkingPolicy(WireModel):
+    max_tokens: int
+    overlap_percent: float
+
+
+class ChunkingStatus(WireModel):
+    configured: ChunkingPolicy
+    applied: ChunkingPolicy | None = None
+    state: Literal["empty", "current", "pending", "mixed"]
+    pending_documents: int = Field(ge=0)
+
+
+class ResidentStatus(WireModel):
+    mode: Literal["serve", "daemon", "stdio", "direct-cli"]
+    resident: bool
+    uptime_seconds: float | None = None
+    listener_port: int | None = None
+
+
+class Status(WireModel):
+    """``status@1.0``: the index, its collections, counts, backlog, recent errors and health."""
+
+    index_name: str
+    config_path: str | None = None
+    db_path: str | None = None
+    collections: list[CollectionStatus]
+    total_documents: int = Field(ge=0)
+    total_chunks: int = Field(ge=0)
+    embedding_backlog: int = Field(ge=0)
+    recent_errors: list[IngestErrorInfo]
+    last_updated: str | None = None
+    healthy: bool
+    capabilities: StatusCapabilities
+    chunking: ChunkingStatus
+    fts_tokenizer: str
+    resident: ResidentStatus
+
+
+class PeekCounts(WireModel):
+    documents: int = Field(ge=0)
+    collections: int = Field(ge=0)
+
+
+class PeekBacklog(WireModel):
+    pending: int = Field(ge=0)
+    failed: int = Field(ge=0)
+
+
+class PeekRecent(WireModel):
+    wire_nulls: ClassVar[frozenset[str]] = frozenset({"title"})
+
+    docid: str
+    uri: str
+    title: str | None
+    collection: str
+    abs_path: str
+    modified_at: str | None = None
+
+
+class PeekServe(WireModel):
+    wire_nulls: ClassVar[frozenset[str]] = frozenset({"url"})
+
+    running: bool
+    url: str | None
+
+
+class Peek(WireModel):
+    """``peek@1.0``: uninitialized is a successful payload with pinned nulls and no recent docs."""
+
+    wire_nulls: ClassVar[frozenset[str]] = frozenset(
+        {"counts", "backlog", "last_indexed_at", "index_name"}
+    )
+
+    schema_version: Literal["peek@1.0"] = "peek@1.0"
+    gno_version: str
+    generated_at: str
+    initialized: bool
+    index_name: str | None
+    counts: PeekCounts | None
+    backlog: PeekBacklog | None
+    last_indexed_at: str | None
+    recent: list[PeekRecent] = Field(max_length=10)
+    serve: PeekServe

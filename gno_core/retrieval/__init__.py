@@ -1,0 +1,1 @@
+"""Retrieval: the lexical query grammar, filters, ranking assembly and (later) fusion."""

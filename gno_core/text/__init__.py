@@ -1,0 +1,1 @@
+"""Text processing without I/O: canonical Markdown, chunking, language hints, CJK segmentation."""

@@ -1,0 +1,41 @@
+"""The single entry point for checks: ``nox`` runs lint, typecheck, imports and tests."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["lint", "typecheck", "imports", "tests"]
+nox.options.reuse_existing_virtualenvs = True
+nox.options.error_on_missing_interpreters = True
+
+PYTHON = "3.11"
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff: lint and formatting."""
+    session.install("ruff>=0.6")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(python=PYTHON)
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict on the core and the adapters."""
+    session.install("-e", ".[test]", "mypy>=1.11")
+    session.run("mypy", "gno_core", "gno_adapters")
+
+
+@nox.session(python=PYTHON)
+def imports(session: nox.Session) -> None:
+    """import-linter: gno_cli > gno_adapters > gno_core, and a core free of I/O frameworks."""
+    session.install("-e", ".", "import-linter>=2.1")
+    session.run("lint-imports")
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """The whole test suite (unit, contract, wire, integration)."""
+    session.install("-e", ".[test]")
+    args = session.posargs or ["-n", "2", "-q"]
+    session.run("pytest", *args)
