@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
+from gno_core.errors import ValidationError
 from gno_core.identity import normalize_collection_name
 
 DEFAULT_PATTERN = "**/*.md"
@@ -27,10 +28,72 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
 )
 #: Extensions indexed as plain text when named in ``include`` (Markdown is native).
 TEXT_EXTENSIONS: frozenset[str] = frozenset(
-    ".md .markdown .mdx .txt .text .rst .org .adoc .csv .tsv .log .json .yaml .yml .toml .ini .cfg "
-    ".py .pyi .js .jsx .ts .tsx .mjs .cjs .go .rs .java .kt .kts .swift .c .h .cc .cpp .hpp .cs "
-    ".rb .php .pl .lua .sh .bash .zsh .fish .sql .r .scala .clj .ex .exs .erl .hs .ml .dart .vue "
-    ".svelte .html .htm .css .scss .xml .tex .bib".split()
+    [
+        ".md",
+        ".markdown",
+        ".mdx",
+        ".txt",
+        ".text",
+        ".rst",
+        ".org",
+        ".adoc",
+        ".csv",
+        ".tsv",
+        ".log",
+        ".json",
+        ".yaml",
+        ".yml",
+        ".toml",
+        ".ini",
+        ".cfg",
+        ".py",
+        ".pyi",
+        ".js",
+        ".jsx",
+        ".ts",
+        ".tsx",
+        ".mjs",
+        ".cjs",
+        ".go",
+        ".rs",
+        ".java",
+        ".kt",
+        ".kts",
+        ".swift",
+        ".c",
+        ".h",
+        ".cc",
+        ".cpp",
+        ".hpp",
+        ".cs",
+        ".rb",
+        ".php",
+        ".pl",
+        ".lua",
+        ".sh",
+        ".bash",
+        ".zsh",
+        ".fish",
+        ".sql",
+        ".r",
+        ".scala",
+        ".clj",
+        ".ex",
+        ".exs",
+        ".erl",
+        ".hs",
+        ".ml",
+        ".dart",
+        ".vue",
+        ".svelte",
+        ".html",
+        ".htm",
+        ".css",
+        ".scss",
+        ".xml",
+        ".tex",
+        ".bib",
+    ]
 )
 
 
@@ -48,14 +111,17 @@ class CollectionConfig(_Model):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        return normalize_collection_name(value)
+        try:
+            return normalize_collection_name(value)
+        except ValidationError as exc:
+            raise ValueError(exc.message) from exc
 
     @field_validator("include")
     @classmethod
     def _include(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         out = []
-        for ext in value:
-            ext = ext.strip().lower()
+        for raw in value:
+            ext = raw.strip().lower()
             if ext:
                 out.append(ext if ext.startswith(".") else "." + ext)
         return tuple(dict.fromkeys(out))

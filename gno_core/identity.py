@@ -132,7 +132,7 @@ def parse_ref(ref: str) -> DocRef:
         text, line = m.group(1), int(m.group(2))
         if line < 1:
             raise ValidationError("Line numbers start at 1", details={"ref": ref})
-    if text.startswith("#") or DOCID_RE.fullmatch(text) and not ("/" in text):
+    if text.startswith("#") or (DOCID_RE.fullmatch(text) and "/" not in text):
         dm = DOCID_RE.fullmatch(text)
         if not dm:
             raise ValidationError(

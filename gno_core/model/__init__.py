@@ -41,7 +41,6 @@ from gno_core.model.search import (
 )
 from gno_core.model.status import (
     ChunkingPolicy,
-    ChunkingStatus,
     CollectionStatus,
     IngestErrorInfo,
     Peek,
@@ -73,7 +72,6 @@ __all__ = [
     "SCHEMAS",
     "Capabilities",
     "ChunkingPolicy",
-    "ChunkingStatus",
     "CollectionInfo",
     "CollectionList",
     "CollectionStatus",

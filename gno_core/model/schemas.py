@@ -18,7 +18,7 @@ def schema_id(name: str) -> str:
 def build_schema(name: str) -> dict[str, Any]:
     """The JSON Schema of contract ``name``, stamped with ``$schema`` and ``$id``."""
     _, model = SCHEMAS[name]
-    body = model.model_json_schema(by_alias=True, mode="serialization")
+    body = model.model_json_schema(by_alias=True, mode="validation")
     return {"$schema": JSON_SCHEMA_DIALECT, "$id": schema_id(name), **body}
 
 

@@ -39,15 +39,11 @@ class ChunkingPolicy(WireModel):
     overlap_percent: float
 
 
-class ChunkingStatus(WireModel):
-    configured: ChunkingPolicy
-    applied: ChunkingPolicy | None = None
-    state: Literal["empty", "current", "pending", "mixed"]
-    pending_documents: int = Field(ge=0)
+ResidentMode = Literal["serve", "daemon", "stdio", "direct-cli"]
 
 
 class ResidentStatus(WireModel):
-    mode: Literal["serve", "daemon", "stdio", "direct-cli"]
+    mode: ResidentMode
     resident: bool
     uptime_seconds: float | None = None
     listener_port: int | None = None
@@ -67,7 +63,7 @@ class Status(WireModel):
     last_updated: str | None = None
     healthy: bool
     capabilities: StatusCapabilities
-    chunking: ChunkingStatus
+    chunking: ChunkingPolicy
     fts_tokenizer: str
     resident: ResidentStatus
 

@@ -8,14 +8,20 @@ from __future__ import annotations
 
 from gno_core.ports.clock import Clock
 from gno_core.ports.config import ConfigRepository
+from gno_core.ports.embedder import Embedder
 from gno_core.ports.files import FrontmatterParser, SourceTree
-from gno_core.ports.store import DocumentStore, LexicalIndex
+from gno_core.ports.resident import ResidentProbe
+from gno_core.ports.store import DocumentStore, IndexStore, LexicalIndex, StoreProvider
 
 __all__ = [
     "Clock",
     "ConfigRepository",
     "DocumentStore",
+    "Embedder",
     "FrontmatterParser",
+    "IndexStore",
     "LexicalIndex",
+    "ResidentProbe",
     "SourceTree",
+    "StoreProvider",
 ]

@@ -104,12 +104,35 @@ class LexicalIndex(Protocol):
         """A short description of the tokenization in use (reported by status)."""
         ...
 
-    def search(
-        self, query: LexicalQuery, filters: SearchFilters, limit: int
-    ) -> list[LexicalHit]:
+    def search(self, query: LexicalQuery, filters: SearchFilters, limit: int) -> list[LexicalHit]:
         """Documents matching ``query`` among those ``filters`` make eligible, best first, at most
         ``limit``. Filters define the eligible set before the limit applies, so an ineligible
         document never displaces an eligible one. Optional terms rank but are not required;
         required terms and phrases must all match; excluded ones must not. Chinese, Japanese and
         Korean text matches by substring. Ties break by collection then path."""
+        ...
+
+
+class IndexStore(DocumentStore, LexicalIndex, Protocol):
+    """One index: a document store and its lexical index over the same documents."""
+
+    def close(self) -> None:
+        """Release the underlying resources; idempotent."""
+        ...
+
+
+class StoreProvider(Protocol):
+    """Opens the store of one named index, lazily, so cheap commands never touch it."""
+
+    @property
+    def location(self) -> str:
+        """Where the index lives (a database path), for status and errors."""
+        ...
+
+    def exists(self) -> bool:
+        """True when the index has been created."""
+        ...
+
+    def open(self) -> IndexStore:
+        """Open the index, creating and migrating it if needed. Raises ``RUNTIME`` on failure."""
         ...

@@ -1,0 +1,66 @@
+"""The composition root: the only module that wires concrete adapters into a ``Gno`` facade."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from gno_adapters.clock import SystemClock
+from gno_adapters.config import GnoPaths, YamlConfigRepository, resolve_paths
+from gno_adapters.files.frontmatter import YamlFrontmatterParser
+from gno_adapters.files.walker import LocalSourceTree
+from gno_adapters.resident import PidFileResidentProbe
+from gno_adapters.sqlite import ApswStore
+from gno_core.errors import NotFoundError
+from gno_core.service import Gno
+
+
+class ApswStoreProvider:
+    """``StoreProvider`` for one index database file."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+
+    @property
+    def location(self) -> str:
+        return str(self._path)
+
+    def exists(self) -> bool:
+        return self._path.is_file()
+
+    def open(self) -> ApswStore:
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        return ApswStore.open(str(self._path))
+
+
+def open_gno(
+    index: str | None = None,
+    config_path: str | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    mode: str = "direct-cli",
+) -> Gno:
+    """Build the facade for ``index`` (default ``default``). Cheap: nothing is opened until an
+    operation needs it."""
+    paths = resolve_paths(index, config_path, env)
+    return _build(paths, env, mode)
+
+
+def _build(paths: GnoPaths, env: Mapping[str, str] | None, mode: str) -> Gno:
+    def open_other(name: str) -> Gno:
+        other = resolve_paths(name, None, env)
+        if not other.db_path.is_file():
+            raise NotFoundError(f"Index not found: {name}", details={"index": name})
+        return _build(other, env, mode)
+
+    return Gno(
+        index_name=paths.index_name,
+        config=YamlConfigRepository(paths.config_file),
+        stores=ApswStoreProvider(paths.db_path),
+        tree=LocalSourceTree(),
+        frontmatter=YamlFrontmatterParser(),
+        clock=SystemClock(),
+        resident=PidFileResidentProbe(paths.pid_file),
+        open_index=open_other,
+        mode=mode,
+    )

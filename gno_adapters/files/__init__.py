@@ -1,0 +1,1 @@
+"""File-system adapters: the source tree walker and the YAML frontmatter parser."""

@@ -1,0 +1,220 @@
+"""``LocalSourceTree``: the ``SourceTree`` port over the local file system (``os.scandir``).
+
+Symlinks are followed only while their target stays inside the (resolved) collection root, and a
+directory reached twice through links is walked once. Excluded names prune whole directories.
+Names that are not valid UTF-8 are skipped: they could not be stored or shown faithfully.
+"""
+
+from __future__ import annotations
+
+import errno
+import fnmatch
+import os
+import re
+import stat
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+
+from gno_core.domain import SourceFile
+from gno_core.errors import PathNotFoundError, RuntimeFailure, ValidationError
+
+__all__ = ["LocalSourceTree", "compile_glob"]
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+class LocalSourceTree:
+    """Walks and reads files under collection roots on the local disk."""
+
+    def walk(
+        self, root: str, pattern: str, include: tuple[str, ...], exclude: tuple[str, ...]
+    ) -> Iterator[SourceFile]:
+        """Regular files under ``root`` matching ``pattern`` or ``include``, none of whose path
+        segments matches ``exclude``, sorted by relative path. Raises ``PATH_NOT_FOUND`` (on the
+        first ``next``) when ``root`` is not a directory."""
+        if not os.path.isdir(root):
+            raise PathNotFoundError(
+                f"Collection root not found or not a directory: {root}", details={"path": root}
+            )
+        matches = compile_glob(pattern).fullmatch
+        extensions = frozenset(ext.lower() for ext in include)
+        excluded_name, excluded_path = _exclusions(exclude)
+        real_root = os.path.realpath(root)
+        found: list[SourceFile] = []
+        # (directory as walked, its relative prefix, its real path, real paths of its ancestors)
+        stack: list[tuple[str, str, str, frozenset[str]]] = [
+            (root, "", real_root, frozenset({real_root}))
+        ]
+        while stack:
+            directory, prefix, real_dir, chain = stack.pop()
+            try:
+                with os.scandir(directory) as listing:
+                    entries = list(listing)
+            except OSError:
+                continue  # unreadable directory: nothing under it can be indexed
+            for entry in entries:
+                name = entry.name
+                if excluded_name(name) or not _valid_name(name):
+                    continue
+                rel = prefix + name
+                if excluded_path is not None and excluded_path(rel):
+                    continue
+                try:
+                    if entry.is_symlink():
+                        target = os.path.realpath(entry.path)
+                        if not _inside(target, real_root):
+                            continue
+                        info = os.stat(target)
+                        if stat.S_ISDIR(info.st_mode):
+                            if target not in chain:  # else a cycle back to an ancestor
+                                stack.append((entry.path, rel + "/", target, chain | {target}))
+                            continue
+                    elif entry.is_dir(follow_symlinks=False):
+                        real = os.path.join(real_dir, name)
+                        stack.append((entry.path, rel + "/", real, chain | {real}))
+                        continue
+                    else:
+                        info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue  # vanished or unreadable between listing and stat
+                if not stat.S_ISREG(info.st_mode):
+                    continue  # fifos, sockets, devices
+                ext = os.path.splitext(name)[1].lower()
+                if (ext and ext in extensions) or matches(rel):
+                    found.append(SourceFile(rel, entry.path, info.st_size, info.st_mtime_ns))
+        found.sort(key=lambda f: f.rel_path)
+        yield from found
+
+    def read(self, abs_path: str, max_bytes: int) -> bytes:
+        """The file's bytes. Raises ``VALIDATION`` (``code: TOO_LARGE``) past ``max_bytes`` and
+        ``RUNTIME`` (``code: UNREADABLE``) when it cannot be read or is not a regular file."""
+        try:
+            fd = os.open(abs_path, _READ_FLAGS)
+        except OSError as exc:
+            raise _unreadable(abs_path, exc) from exc
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise RuntimeFailure(
+                    f"Not a regular file: {abs_path}",
+                    details={"code": "UNREADABLE", "path": abs_path},
+                )
+            if info.st_size > max_bytes:
+                raise _too_large(abs_path, info.st_size, max_bytes)
+            chunks: list[bytes] = []
+            remaining = max_bytes + 1  # one byte more tells a file that grew past the limit
+            while remaining > 0:
+                chunk = os.read(fd, min(remaining, max(info.st_size + 1, 65536)))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                remaining -= len(chunk)
+            data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+            if len(data) > max_bytes:
+                raise _too_large(abs_path, len(data), max_bytes)
+            return data
+        except OSError as exc:
+            raise _unreadable(abs_path, exc) from exc
+        finally:
+            os.close(fd)
+
+
+@lru_cache(maxsize=64)
+def compile_glob(pattern: str) -> re.Pattern[str]:
+    """A regex for a glob over POSIX relative paths: ``**`` crosses directories (``**/`` also
+    matches nothing), ``*`` and ``?`` stay within a segment, ``[...]`` classes and ``{a,b}``
+    alternatives are supported. Matching is case-sensitive."""
+    out: list[str] = []
+    i, n, depth = 0, len(pattern), 0
+    while i < n:
+        ch = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]*/)*")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if ch == "*":
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        elif ch == "[":
+            end = pattern.find("]", i + 2 if pattern[i + 1 : i + 2] in ("!", "]") else i + 1)
+            if end == -1:
+                out.append(re.escape(ch))
+            else:
+                body = pattern[i + 1 : end]
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append("[" + body.replace("\\", "\\\\") + "]")
+                i = end
+        elif ch == "{":
+            out.append("(?:")
+            depth += 1
+        elif ch == "}" and depth:
+            out.append(")")
+            depth -= 1
+        elif ch == "," and depth:
+            out.append("|")
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    out.append(")" * depth)
+    return re.compile("".join(out), re.DOTALL)
+
+
+def _exclusions(
+    exclude: tuple[str, ...],
+) -> tuple[Callable[[str], bool], Callable[[str], bool] | None]:
+    """(test on one path segment, test on a relative path or None). Entries without ``/`` match
+    any segment (``fnmatch`` globs allowed); entries with ``/`` match a relative path and
+    everything under it."""
+    names = [e for e in exclude if e and "/" not in e]
+    paths = [e.strip("/") for e in exclude if "/" in e and e.strip("/")]
+    literal = frozenset(n for n in names if not any(c in n for c in "*?["))
+    globs = [n for n in names if n not in literal]
+    if globs:
+        rx = re.compile("|".join(fnmatch.translate(g) for g in globs))
+
+        def by_name(name: str) -> bool:
+            return name in literal or rx.match(name) is not None
+
+    else:
+
+        def by_name(name: str) -> bool:
+            return name in literal
+
+    if not paths:
+        return by_name, None
+    path_rx = re.compile("|".join(f"(?:{compile_glob(p).pattern})" for p in paths))
+    return by_name, lambda rel: path_rx.fullmatch(rel) is not None
+
+
+def _inside(target: str, real_root: str) -> bool:
+    return target == real_root or target.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def _valid_name(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _unreadable(path: str, exc: OSError) -> RuntimeFailure:
+    reason = os.strerror(exc.errno) if exc.errno else str(exc)
+    if exc.errno == errno.ENOENT:
+        reason = "file disappeared"
+    return RuntimeFailure(
+        f"Cannot read {path}: {reason}", details={"code": "UNREADABLE", "path": path}
+    )
+
+
+def _too_large(path: str, size: int, max_bytes: int) -> ValidationError:
+    return ValidationError(
+        f"File is {size} bytes, over the {max_bytes}-byte limit: {path}",
+        details={"code": "TOO_LARGE", "path": path, "size": size, "maxBytes": max_bytes},
+    )

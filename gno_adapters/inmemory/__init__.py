@@ -1,0 +1,1 @@
+"""First-class fakes: plain-Python adapters implementing the ports, for tests and examples."""

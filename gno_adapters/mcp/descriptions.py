@@ -1,0 +1,116 @@
+"""Tool descriptions: the ``full`` table and the ``core`` micro-instruction table.
+
+Descriptions are the zero-install discovery surface, so both tables follow the same copy rules:
+mechanism first, honest bounds, active voice, no promotional vocabulary. A ``core`` entry opens
+with when to call the tool, names the mechanism it runs, and ends with what comes back and the
+bound the caller must respect. The core table names exactly the nine core tools (including the
+ones not built yet), and only those descriptions differ between the profiles.
+"""
+
+from __future__ import annotations
+
+FULL_DESCRIPTIONS: dict[str, str] = {
+    "gno_search": (
+        "BM25 keyword search over indexed documents. Best for exact terms: names, identifiers, "
+        "filenames, error text and known phrases. Results carry uri, docid, score, a snippet and "
+        "a line anchor when available, plus optional user-configured context guidance; read "
+        "more with gno_get (fromLine/lineCount) or gno_multi_get. Use gno_query when the "
+        "wording is uncertain."
+    ),
+    "gno_vsearch": (
+        "Vector semantic search over indexed documents. Matches meaning when the wording "
+        "differs from the documents. Works from current embeddings (check gno_status when "
+        "results look stale); use intent to disambiguate short terms. Use gno_query for the "
+        "default hybrid retrieval."
+    ),
+    "gno_query": (
+        "Hybrid search: BM25 and vector retrieval fused with reciprocal rank fusion, bounded "
+        "graph expansion, and optional query expansion and reranking. The recommended default "
+        "for questions. Use intent for ambiguous terms, queryModes to supply term/intent/hyde "
+        "entries, fast=true or graph=false for a quick lookup, thorough=true when recall "
+        "matters, and candidateLimit to trade latency for coverage. Results carry uri, docid, "
+        "snippets and line anchors."
+    ),
+    "gno_get": (
+        "Retrieve one document by gno:// URI, docid (#abc123) or collection/path, as "
+        "line-numbered Markdown. When a search result carries a line, pass fromLine and "
+        "lineCount to read the relevant range before fetching the whole document."
+    ),
+    "gno_multi_get": (
+        "Retrieve several documents by a refs array (URIs or docids from search results) or a "
+        "glob pattern over collection/path. Each document is cut at maxBytes; set maxBytes and "
+        "lineNumbers to control how much context comes back."
+    ),
+    "gno_peek": (
+        "Cheap snapshot of the index: initialized or not, document and collection counts, "
+        "embedding backlog, recently modified documents, and whether gno serve is running. "
+        "Model-free; use gno_status for the full health report."
+    ),
+    "gno_status": (
+        "Index health: collection count, document count, chunk count, embedding backlog, "
+        "recent ingest errors and per-collection stats. Check it first when vector or hybrid "
+        "results look stale or unavailable."
+    ),
+    "gno_list_tags": (
+        "List tags with document counts, optionally within one collection or under a tag "
+        "prefix (e.g. 'work/' matches 'work/project')."
+    ),
+    "gno_similar": (
+        "Find documents semantically similar to one document, using the average of its chunk "
+        "embeddings. Works on documents that have embeddings; results carry uri, docid, title "
+        "and score."
+    ),
+}
+
+CORE_DESCRIPTIONS: dict[str, str] = {
+    "gno_query": (
+        "Call first for a question about the user's notes and documents. Runs hybrid retrieval: "
+        "BM25 and vectors fused with reciprocal rank fusion, plus graph neighbours and "
+        "reranking when available. Returns ranked results with uri, docid, snippet and a line "
+        "anchor; read evidence next with gno_get using fromLine and lineCount."
+    ),
+    "gno_search": (
+        "Call when you know the exact words: an identifier, filename, error message or quoted "
+        "phrase. Runs BM25 keyword matching over the index. Returns ranked results with uri, "
+        "docid, snippet and a line anchor to pass to gno_get as fromLine."
+    ),
+    "gno_get": (
+        "Call to read one document a search result names, by gno:// URI, #docid or "
+        "collection/path. Reads the indexed Markdown mirror. Returns line-numbered text; pass "
+        "the result's line as fromLine with a small lineCount to read only the relevant range."
+    ),
+    "gno_multi_get": (
+        "Call to read several search results in one step, by refs (URIs or docids) or a glob "
+        "pattern. Reads each indexed Markdown mirror in turn. Returns each document cut at "
+        "maxBytes (10240 bytes per document by default); lower maxBytes when batching many refs."
+    ),
+    "gno_context": (
+        "Call when a goal needs one bounded evidence handoff instead of separate searches. "
+        "Compiles a deterministic, extractive Context Capsule from hybrid retrieval. Returns "
+        "exact source spans with line ranges, coverage gaps and omissions, all within "
+        "budgetTokens."
+    ),
+    "gno_changes": (
+        "Call to learn what changed in the index since a time or cursor. Reads the "
+        "metadata-only change journal. Returns created, updated, renamed and removed documents "
+        "with a cursor for the next page (limit 1-1000, default 100); source bodies stay out "
+        "of the feed."
+    ),
+    "gno_recall": (
+        "Call before answering from remembered facts in a memory-managed collection. Runs "
+        "lexical retrieval over the current facts of the scopes you name. Returns cited facts "
+        "within a budget of 8 facts and 512 tokens by default (maxFacts up to 64, maxTokens up "
+        "to 8192) and a receipt to hand to gno_remember."
+    ),
+    "gno_capture": (
+        "Call to save a new note into a collection. Writes a Markdown file and syncs it into "
+        "the lexical index before returning. Returns a receipt with the note's uri and path; "
+        "embedding is a separate later step (gno_embed or gno index)."
+    ),
+    "gno_remember": (
+        "Call to store one durable fact in a memory-managed collection, or to supersede an "
+        "outdated one. Checks the given scopes for duplicates and likely matches, then writes "
+        "once you decide. Returns the stored record, or candidates to choose between when the "
+        "call carries no decision."
+    ),
+}

@@ -1,0 +1,148 @@
+"""The tool registry: which tools a server advertises, in what order, with which schemas.
+
+A tool is one ``ToolDef`` entry. What a server exposes is decided once, at start: the write gate
+(``--enable-write``) adds the write tools, the profile (``core`` | ``full``) narrows the set, and
+tools whose facade capability does not exist yet are left out. Descriptions come from the
+``full`` table, or the ``core`` micro-instruction table on the core profile.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from gno_adapters.mcp.descriptions import CORE_DESCRIPTIONS, FULL_DESCRIPTIONS
+from gno_adapters.mcp.jsonrpc import JSONObject
+
+if TYPE_CHECKING:
+    from gno_adapters.mcp.tools.common import ToolCall
+
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+PROFILES = ("full", "core")
+DEFAULT_PROFILE = "full"
+CORE_READ_TOOLS = frozenset(
+    [
+        "gno_query",
+        "gno_search",
+        "gno_get",
+        "gno_multi_get",
+        "gno_context",
+        "gno_changes",
+        "gno_recall",
+    ]
+)
+CORE_WRITE_TOOLS = frozenset({"gno_capture", "gno_remember"})
+READ_ONLY: JSONObject = {
+    "readOnlyHint": True,
+    "destructiveHint": False,
+    "idempotentHint": True,
+    "openWorldHint": False,
+}
+
+Handler = Callable[["ToolCall"], JSONObject]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDef:
+    """One tool. ``output`` names a contract in ``gno_core.model.SCHEMAS``; ``requires`` names
+    the facade method the tool needs (the tool is registered only when it exists)."""
+
+    name: str
+    input_schema: JSONObject
+    output: str | None
+    handler: Handler
+    write: bool = False
+    requires: str | None = None
+    annotations: JSONObject = field(default_factory=lambda: dict(READ_ONLY))
+
+
+def parse_profile(value: str | None) -> str:
+    """The tool profile named by a flag; an unknown value is a ``VALIDATION`` error."""
+    if value is None:
+        return DEFAULT_PROFILE
+    if value not in PROFILES:
+        from gno_core.errors import ValidationError
+
+        raise ValidationError(
+            f"Unknown tool profile {value!r}: use core or full", details={"profile": value}
+        )
+    return value
+
+
+def in_profile(tool: ToolDef, profile: str) -> bool:
+    if profile == "full":
+        return True
+    return tool.name in (CORE_WRITE_TOOLS if tool.write else CORE_READ_TOOLS)
+
+
+def description(name: str, profile: str) -> str:
+    if profile == "core" and name in CORE_DESCRIPTIONS:
+        return CORE_DESCRIPTIONS[name]
+    return FULL_DESCRIPTIONS[name]
+
+
+class ToolRegistry:
+    """The active tools of one server, with their ``tools/list`` entries built once."""
+
+    def __init__(
+        self,
+        tools: Sequence[ToolDef],
+        *,
+        profile: str,
+        enable_write: bool,
+        has_capability: Callable[[str], bool],
+        output_schema: Callable[[str], JSONObject],
+    ) -> None:
+        self.profile = parse_profile(profile)
+        self.enable_write = enable_write
+        self.tools = [
+            t
+            for t in tools
+            if (enable_write or not t.write)
+            and in_profile(t, self.profile)
+            and (t.requires is None or has_capability(t.requires))
+        ]
+        self._by_name = {t.name: t for t in self.tools}
+        self._output_schema = output_schema
+        self._listing: list[JSONObject] | None = None
+        self._validators: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def get(self, name: str) -> ToolDef | None:
+        return self._by_name.get(name)
+
+    def listing(self) -> list[JSONObject]:
+        """The ``tools`` array of ``tools/list`` (identical across eras)."""
+        with self._lock:
+            if self._listing is None:
+                self._listing = [self._entry(t) for t in self.tools]
+            return self._listing
+
+    def _entry(self, tool: ToolDef) -> JSONObject:
+        entry: JSONObject = {
+            "name": tool.name,
+            "description": description(tool.name, self.profile),
+            "inputSchema": {"$schema": JSON_SCHEMA_DIALECT, **tool.input_schema},
+        }
+        if tool.output is not None:
+            entry["outputSchema"] = self._output_schema(tool.output)
+        entry["annotations"] = dict(tool.annotations)
+        return entry
+
+    def argument_error(self, tool: ToolDef, arguments: Mapping[str, Any]) -> str | None:
+        """Why ``arguments`` fail the tool's input schema, or ``None`` when they pass."""
+        with self._lock:
+            validator = self._validators.get(tool.name)
+            if validator is None:
+                from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+                validator = Draft202012Validator(tool.input_schema)
+                self._validators[tool.name] = validator
+        errors = sorted(validator.iter_errors(dict(arguments)), key=lambda e: list(e.path))
+        if not errors:
+            return None
+        first = errors[0]
+        where = ".".join(str(p) for p in first.absolute_path)
+        return f"{where}: {first.message}" if where else first.message

@@ -1,0 +1,122 @@
+"""gno's MCP services: the tool registry, resources and facade behind the protocol engine.
+
+``build_engine`` is the one place a transport gets a ready engine from: it checks the profile
+(an unknown one fails with ``VALIDATION`` before anything is served), and everything heavy
+(pydantic contracts, JSON Schema validators, the index) is deferred to first use.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+
+from gno_adapters.mcp.context import RequestContext
+from gno_adapters.mcp.errors import argument_error, resource_error, tool_error
+from gno_adapters.mcp.facade import FacadeFactory, FacadeHolder
+from gno_adapters.mcp.jsonrpc import INVALID_PARAMS, JSONObject, RpcError
+from gno_adapters.mcp.protocol import Engine, Work
+from gno_adapters.mcp.registry import ToolDef, ToolRegistry, parse_profile
+from gno_adapters.mcp.resources import RESOURCE_TEMPLATES, RESOURCES, read_resource
+from gno_adapters.mcp.tools.common import ToolCall
+
+SERVER_NAME = "gno"
+WRITE_ENV = "GNO_MCP_ENABLE_WRITE"
+
+
+def write_enabled_by_env(env: Mapping[str, str]) -> bool:
+    """``GNO_MCP_ENABLE_WRITE=1`` enables the write tools as ``--enable-write`` does."""
+    return env.get(WRITE_ENV, "").strip() == "1"
+
+
+class GnoServices:
+    """Implements the engine's ``Services`` for one server (one profile, one write gate)."""
+
+    def __init__(
+        self,
+        facade_factory: FacadeFactory,
+        *,
+        profile: str,
+        enable_write: bool,
+        facade_type: Callable[[], type] | None = None,
+        tools: tuple[ToolDef, ...] | None = None,
+    ) -> None:
+        self.profile = parse_profile(profile)
+        self.enable_write = enable_write
+        self.facades = FacadeHolder(facade_factory)
+        self._facade_type = facade_type or _gno_facade_type
+        self._tools = tools
+        self._registry: ToolRegistry | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def registry(self) -> ToolRegistry:
+        with self._lock:
+            if self._registry is None:
+                from gno_adapters.mcp.tools import ALL_TOOLS
+                from gno_core.model.schemas import build_schema
+
+                facade_type = self._facade_type()
+                self._registry = ToolRegistry(
+                    self._tools if self._tools is not None else ALL_TOOLS,
+                    profile=self.profile,
+                    enable_write=self.enable_write,
+                    has_capability=lambda name: callable(getattr(facade_type, name, None)),
+                    output_schema=build_schema,
+                )
+            return self._registry
+
+    def list_tools(self) -> list[JSONObject]:
+        return self.registry.listing()
+
+    def prepare_tool_call(self, ctx: RequestContext, name: str, arguments: JSONObject) -> Work:
+        tool = self.registry.get(name)
+        if tool is None:
+            raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}", {"tool": name})
+        call = ToolCall(ctx, arguments, self.facades)
+        return lambda: self._run_tool(tool, call)
+
+    def _run_tool(self, tool: ToolDef, call: ToolCall) -> JSONObject:
+        problem = self.registry.argument_error(tool, call.arguments)
+        if problem is not None:
+            return argument_error(tool.name, problem)
+        try:
+            return tool.handler(call)
+        except Exception as exc:
+            return tool_error(exc, tool.name)
+
+    def list_resources(self) -> list[JSONObject]:
+        return [dict(r) for r in RESOURCES]
+
+    def list_resource_templates(self) -> list[JSONObject]:
+        return [dict(t) for t in RESOURCE_TEMPLATES]
+
+    def prepare_resource_read(self, ctx: RequestContext, uri: str) -> Work:
+        def work() -> JSONObject:
+            try:
+                return read_resource(self.facades.get(), uri)
+            except Exception as exc:
+                raise resource_error(exc, uri) from exc
+
+        return work
+
+    def warm_up(self) -> None:
+        """Pay the import and schema costs after the first answer, off the read loop."""
+        self.registry.listing()
+        import jsonschema  # type: ignore[import-untyped]  # noqa: F401
+
+        import gno_core.model.requests  # noqa: F401
+
+    def close(self) -> None:
+        self.facades.close()
+
+
+def build_engine(services: GnoServices) -> Engine:
+    from gno_core import __version__
+
+    return Engine(services, name=SERVER_NAME, version=__version__)
+
+
+def _gno_facade_type() -> type:
+    from gno_core.service import Gno
+
+    return Gno

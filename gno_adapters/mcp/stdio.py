@@ -1,0 +1,168 @@
+"""The stdio transport: newline-delimited JSON-RPC on stdin/stdout, one connection per process.
+
+stdout carries protocol messages and nothing else: while serving, file descriptor 1 points at
+stderr, so a stray ``print`` or a native library's chatter cannot corrupt the stream. The read
+loop answers lifecycle and listing requests itself; tool calls and resource reads run in order
+on one worker thread (the index connection stays on that thread), so ``ping`` and
+``notifications/cancelled`` are read while a call runs. A cancelled call is never answered: if it
+had not started it never runs, and if it had, its result is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from typing import BinaryIO
+
+from gno_adapters.mcp.context import Connection
+from gno_adapters.mcp.facade import Facade, FacadeFactory
+from gno_adapters.mcp.jsonrpc import PARSE_ERROR, JSONObject, RpcError, error_response
+from gno_adapters.mcp.protocol import Engine
+from gno_adapters.mcp.server import GnoServices, build_engine, write_enabled_by_env
+
+log = logging.getLogger("gno.mcp")
+Job = Callable[[], JSONObject | None]
+
+
+def serve_stdio(
+    facade_factory: FacadeFactory | None = None,
+    *,
+    index: str | None = None,
+    config_path: str | None = None,
+    profile: str = "full",
+    enable_write: bool | None = None,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    facade_type: Callable[[], type] | None = None,
+) -> int:
+    """Serve MCP on stdio until stdin closes; returns the process exit status.
+
+    ``facade_factory`` is called once, on the worker, at the first tool or resource call; without
+    one, the facade is ``open_gno(index, config_path, mode="stdio")`` from the composition root.
+    ``profile`` is ``core`` or ``full``: an unknown value raises
+    ``gno_core.errors.ValidationError`` before anything is read. ``enable_write`` registers the
+    write tools; ``None`` reads ``GNO_MCP_ENABLE_WRITE=1`` from the environment.
+    ``stdin``/``stdout`` default to the process's own streams, and then fd 1 points at stderr
+    while serving.
+    """
+    if enable_write is None:
+        enable_write = write_enabled_by_env(os.environ)
+    if facade_factory is None:
+        facade_factory = _default_factory(index, config_path)
+    services = GnoServices(
+        facade_factory, profile=profile, enable_write=enable_write, facade_type=facade_type
+    )
+    engine = build_engine(services)
+    if stdout is not None:
+        return StdioServer(engine, services, stdin or sys.stdin.buffer, stdout).run()
+    with _protocol_stdout() as out:
+        return StdioServer(engine, services, stdin or sys.stdin.buffer, out).run()
+
+
+class StdioServer:
+    """One stdio connection: a read loop, a writer, and the worker that runs deferred work."""
+
+    def __init__(self, engine: Engine, services: GnoServices, inp: BinaryIO, out: BinaryIO):
+        self.engine = engine
+        self.services = services
+        self.inp = inp
+        self.out = out
+        self.connection = Connection.pinned_by_first_request("stdio")
+        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._write_lock = threading.Lock()
+        self._closed = False
+        self._warmed = False
+
+    def run(self) -> int:
+        worker = threading.Thread(target=self._work, name="gno-mcp-worker", daemon=True)
+        worker.start()
+        try:
+            for raw in iter(self.inp.readline, b""):
+                self._receive(raw)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self._jobs.put(None)
+            worker.join()
+            self.services.close()
+        return 0
+
+    def _receive(self, raw: bytes) -> None:
+        line = raw.strip()
+        if not line:
+            return
+        try:
+            message = json.loads(line)
+        except ValueError:
+            self.send(error_response(None, RpcError(PARSE_ERROR, "Parse error: invalid JSON")))
+            return
+        reply = self.engine.handle(self.connection, message)
+        if reply.response is not None:
+            self.send(reply.response)
+        if reply.work is not None:
+            self._jobs.put(reply.work)
+        if not self._warmed and self.connection.era is not None:
+            self._warmed = True
+            self._jobs.put(self._warm_up)
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            try:
+                response = job()
+            except Exception:
+                log.exception("worker job failed")
+                continue
+            if response is not None:
+                self.send(response)
+
+    def _warm_up(self) -> None:
+        try:
+            self.services.warm_up()
+        except Exception:
+            log.warning("warm-up failed; the first call will retry", exc_info=True)
+
+    def send(self, message: JSONObject) -> None:
+        data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        with self._write_lock:
+            if self._closed:
+                return
+            try:
+                self.out.write(data)
+                self.out.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                self._closed = True
+                log.warning("stdout closed by the client; dropping further responses")
+
+
+def _default_factory(index: str | None, config_path: str | None) -> FacadeFactory:
+    def build() -> Facade:
+        from gno_adapters.bootstrap import open_gno
+
+        return open_gno(index, config_path, mode="stdio")
+
+    return build
+
+
+@contextmanager
+def _protocol_stdout() -> Iterator[BinaryIO]:
+    """Keep the real stdout for protocol messages and point fd 1 (and ``sys.stdout``) at stderr."""
+    sys.stdout.flush()
+    protocol_fd = os.dup(1)
+    os.dup2(2, 1)
+    saved = sys.stdout
+    sys.stdout = sys.stderr
+    out = os.fdopen(protocol_fd, "wb")
+    try:
+        yield out
+    finally:
+        sys.stdout = saved
+        with suppress(OSError):
+            out.flush()
+        os.dup2(protocol_fd, 1)
+        out.close()

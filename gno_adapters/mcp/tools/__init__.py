@@ -1,0 +1,15 @@
+"""The ordered catalogue of MCP tools. Order is a wire contract (the ``tools/list`` golden);
+a new tool is one ``ToolDef`` appended in its place here."""
+
+from __future__ import annotations
+
+from gno_adapters.mcp.registry import ToolDef
+from gno_adapters.mcp.tools.documents import GET, MULTI_GET
+from gno_adapters.mcp.tools.health import PEEK, STATUS
+from gno_adapters.mcp.tools.search import SEARCH
+from gno_adapters.mcp.tools.tags import LIST_TAGS
+
+#: Every tool gno knows, in registry order (the spec's Tools section order).
+ALL_TOOLS: tuple[ToolDef, ...] = (SEARCH, GET, MULTI_GET, PEEK, STATUS, LIST_TAGS)
+
+__all__ = ["ALL_TOOLS"]

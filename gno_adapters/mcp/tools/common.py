@@ -1,0 +1,107 @@
+"""What every tool handler shares: the call object, result builders, and schema fragments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gno_adapters.mcp.context import RequestContext
+from gno_adapters.mcp.facade import Facade, FacadeHolder
+from gno_adapters.mcp.jsonrpc import JSONObject
+
+if TYPE_CHECKING:
+    from gno_core.model import WireModel
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One validated ``tools/call``: its arguments, its request context, and the facade."""
+
+    ctx: RequestContext
+    arguments: JSONObject
+    facades: FacadeHolder
+
+    @property
+    def facade(self) -> Facade:
+        return self.facades.get()
+
+    def arg(self, name: str, default: Any = None) -> Any:
+        return self.arguments.get(name, default)
+
+
+def tool_result(text: str, structured: WireModel) -> JSONObject:
+    """A successful result: model-visible text plus the contract as ``structuredContent``."""
+    return {"content": [{"type": "text", "text": text}], "structuredContent": structured.wire()}
+
+
+def error_result(message: str) -> JSONObject:
+    return {"content": [{"type": "text", "text": f"Error: {message}"}], "isError": True}
+
+
+def content_lines(content: str) -> list[str]:
+    lines = content.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def number_lines(content: str, start: int = 1) -> str:
+    """``N: text`` per line, numbering from ``start`` (the first returned mirror line)."""
+    return "\n".join(f"{n}: {line}" for n, line in enumerate(content_lines(content), start))
+
+
+def string_list(description: str) -> JSONObject:
+    return {"type": "array", "items": {"type": "string"}, "description": description}
+
+
+PROJECT_HINTS: JSONObject = {
+    "type": "array",
+    "items": {"type": "string"},
+    "maxItems": 16,
+    "description": (
+        "Opaque caller project hints (trimmed, NFC-normalized, deduplicated); the server never "
+        "inspects paths from them and they leave ranking unchanged"
+    ),
+}
+COLLECTION: JSONObject = {
+    "type": "string",
+    "description": "Optional collection name to filter results",
+}
+LIMIT: JSONObject = {
+    "type": "integer",
+    "description": "Maximum number of results (1-100)",
+    "default": 5,
+    "minimum": 1,
+    "maximum": 100,
+}
+MIN_SCORE: JSONObject = {
+    "type": "number",
+    "description": "Minimum score threshold (0-1)",
+    "minimum": 0,
+    "maximum": 1,
+}
+SINCE: JSONObject = {
+    "type": "string",
+    "description": "Modified-at lower bound (ISO date/time or relative token)",
+}
+UNTIL: JSONObject = {
+    "type": "string",
+    "description": "Modified-at upper bound (ISO date/time or relative token)",
+}
+CATEGORIES = string_list("Only include docs matching any category/content type")
+AUTHOR: JSONObject = {
+    "type": "string",
+    "description": "Only include docs where author contains this value",
+}
+TAGS_ALL = string_list("Only include docs with ALL specified tags")
+TAGS_ANY = string_list("Only include docs with ANY specified tag")
+EXCLUDE = string_list("Hard-prune docs containing any excluded term in title/path/body")
+DOC_REF: JSONObject = {
+    "type": "string",
+    "description": "Document reference: gno:// URI, collection/path, or #docid",
+}
+LINE_NUMBERS: JSONObject = {
+    "type": "boolean",
+    "description": "Include line numbers in content",
+    "default": True,
+}

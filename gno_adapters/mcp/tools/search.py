@@ -1,0 +1,92 @@
+"""Retrieval tools: ``gno_search`` (BM25) and the shared result rendering."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gno_adapters.mcp.jsonrpc import JSONObject
+from gno_adapters.mcp.registry import ToolDef
+from gno_adapters.mcp.tools import common as c
+from gno_adapters.mcp.tools.common import ToolCall, tool_result
+
+if TYPE_CHECKING:
+    from gno_core.model import SearchResults
+    from gno_core.model.requests import SearchRequest
+
+SEARCH_INPUT: JSONObject = {
+    "type": "object",
+    "properties": {
+        "query": {
+            "type": "string",
+            "description": (
+                "Exact keyword, identifier, filename, error text, or phrase to match with BM25"
+            ),
+        },
+        "collection": c.COLLECTION,
+        "limit": c.LIMIT,
+        "minScore": c.MIN_SCORE,
+        "lang": {"type": "string", "description": "Language filter (BCP-47 code)"},
+        "since": c.SINCE,
+        "until": c.UNTIL,
+        "categories": c.CATEGORIES,
+        "author": c.AUTHOR,
+        "tagsAll": c.TAGS_ALL,
+        "tagsAny": c.TAGS_ANY,
+        "projectHints": c.PROJECT_HINTS,
+    },
+    "required": ["query"],
+}
+
+#: Input fields that map onto ``SearchRequest`` (camelCase aliases); the rest are hints only.
+REQUEST_FIELDS = (
+    "query",
+    "collection",
+    "limit",
+    "minScore",
+    "lang",
+    "since",
+    "until",
+    "categories",
+    "author",
+    "tagsAll",
+    "tagsAny",
+    "intent",
+    "exclude",
+)
+
+
+def search_request(call: ToolCall) -> SearchRequest:
+    from gno_core.model.requests import SearchRequest
+
+    fields = {k: call.arguments[k] for k in REQUEST_FIELDS if k in call.arguments}
+    return SearchRequest.model_validate(fields)
+
+
+def render_results(results: SearchResults) -> str:
+    """``Found N results for "q"`` then one block per hit: docid, uri, score, title, line
+    anchor and the snippet, indented."""
+    meta = results.meta
+    count = len(results.results)
+    head = f'Found {count} {"result" if count == 1 else "results"} for "{meta.query}"'
+    if meta.mode != "bm25":
+        head += f" (mode: {meta.mode})"
+    blocks = [head]
+    for rank, hit in enumerate(results.results, 1):
+        lines = [f"{rank}. {hit.docid} - {hit.uri} ({hit.score:.2f})"]
+        if hit.title:
+            lines.append(f"   Title: {hit.title}")
+        if hit.line is not None:
+            lines.append(f"   Line: {hit.line}")
+        lines.extend(f"   {text}" for text in c.content_lines(hit.snippet.strip()))
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def _search(call: ToolCall) -> JSONObject:
+    results = call.facade.search(search_request(call))
+    return tool_result(render_results(results), results)
+
+
+SEARCH = ToolDef(
+    name="gno_search", input_schema=SEARCH_INPUT, output="search-results", handler=_search
+)

@@ -1,0 +1,41 @@
+"""``gno_list_tags``: tags with document counts, by collection and prefix."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gno_adapters.mcp.jsonrpc import JSONObject
+from gno_adapters.mcp.registry import ToolDef
+from gno_adapters.mcp.tools.common import ToolCall, tool_result
+
+if TYPE_CHECKING:
+    from gno_core.model import TagsList
+
+LIST_TAGS_INPUT: JSONObject = {
+    "type": "object",
+    "properties": {
+        "collection": {"type": "string", "description": "Filter by collection name"},
+        "prefix": {
+            "type": "string",
+            "description": "Filter by tag prefix (e.g., 'work/' matches 'work/project')",
+        },
+    },
+}
+
+
+def render_tags(tags: TagsList) -> str:
+    count = len(tags.tags)
+    head = f"Found {count} {'tag' if count == 1 else 'tags'}"
+    if not tags.tags:
+        return head
+    return head + ":\n\n" + "\n".join(f"  {t.tag} ({t.count})" for t in tags.tags)
+
+
+def _list_tags(call: ToolCall) -> JSONObject:
+    tags = call.facade.tags(call.arg("collection"), call.arg("prefix"))
+    return tool_result(render_tags(tags), tags)
+
+
+LIST_TAGS = ToolDef(
+    name="gno_list_tags", input_schema=LIST_TAGS_INPUT, output="tags-list", handler=_list_tags
+)

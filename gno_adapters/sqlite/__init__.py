@@ -1,0 +1,5 @@
+"""The SQLite index adapter (APSW + FTS5): ``ApswStore``."""
+
+from gno_adapters.sqlite.store import ApswStore
+
+__all__ = ["ApswStore"]

@@ -1,0 +1,55 @@
+"""Opening an index connection (pragmas, SQL functions) and its write transactions."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import apsw
+
+BUSY_TIMEOUT_MS = 5_000
+
+
+def fold(value: Any) -> str:
+    """Case- and normalization-insensitive form used by author, category and language filters
+    (registered in SQL as ``gno_fold``; SQLite's ``lower()`` only folds ASCII)."""
+    return unicodedata.normalize("NFC", str(value)).casefold() if value else ""
+
+
+def _sql_fold(*args: Any) -> str:
+    return fold(args[0])
+
+
+def connect(path: str) -> apsw.Connection:
+    """A connection in WAL mode with a busy timeout and foreign keys enforced."""
+    conn = apsw.Connection(path)
+    try:
+        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        conn.execute("PRAGMA journal_mode = WAL")
+        # NORMAL in WAL mode: a killed process never corrupts or half-applies a transaction;
+        # only a power loss may drop the last commits, which the next sync redoes.
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA temp_store = MEMORY")
+        conn.create_scalar_function("gno_fold", _sql_fold, 1, deterministic=True)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+@contextmanager
+def write_transaction(conn: apsw.Connection) -> Iterator[None]:
+    """One ``BEGIN IMMEDIATE`` transaction: the write lock is taken up front (waiting up to the
+    busy timeout) so that a batch never fails half-way on a lock upgrade; rolled back on any
+    exception, ``KeyboardInterrupt`` included."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")

@@ -1,0 +1,28 @@
+"""The adapter edge: APSW / SQLite exceptions become ``gno_core.errors.RuntimeFailure``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import apsw
+
+from gno_core.errors import RuntimeFailure
+
+
+@contextmanager
+def translate_errors(action: str) -> Iterator[None]:
+    """Run a block of database work; any ``apsw.Error`` leaves it as ``RUNTIME`` with the
+    SQLite error class in ``details`` (the original is chained, never leaked)."""
+    try:
+        yield
+    except apsw.BusyError as exc:
+        raise RuntimeFailure(
+            f"Index database is busy (another process is writing) while {action}",
+            details={"sqlite_error": type(exc).__name__},
+        ) from exc
+    except apsw.Error as exc:
+        raise RuntimeFailure(
+            f"Index database error while {action}: {exc}",
+            details={"sqlite_error": type(exc).__name__},
+        ) from exc

@@ -1,0 +1,145 @@
+"""BM25 search SQL: ``LexicalQuery`` to an FTS5 MATCH expression, ``SearchFilters`` to SQL.
+
+The MATCH expression is ``req1 AND ... AND (req1 OR ... OR opt1 OR ...) NOT (excl OR ...)``:
+required clauses must all be present, at least one positive clause must be (trivially true
+when there are required ones), and FTS5's ``bm25()`` sums over every phrase of the expression,
+so a document matching more optional terms ranks higher. Every phrase is a double-quoted
+string with quotes doubled, so no user input can be read as FTS5 syntax.
+
+Filters are applied to ``documents`` after the MATCH has run exactly once in a MATERIALIZED
+common table expression. Written as ``rowid IN (SELECT ...)`` next to the MATCH instead,
+SQLite pushes the constraint into the FTS5 virtual table, which then re-runs the full-text
+query once per candidate row (seconds instead of milliseconds on a large index).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gno_adapters.sqlite.connection import fold
+from gno_core.domain import SearchFilters
+from gno_core.retrieval.query import Clause, LexicalQuery, Phrase, Term, words_of
+from gno_core.text.cjk import query_units
+
+BM25_WEIGHTS = (1.5, 4.0, 1.0)  # path, title, body
+
+
+def phrase_sql(clause: Clause) -> str | None:
+    """One clause as a quoted FTS5 phrase (``"a b"``, ``"pre"*``), or None if it has no words."""
+    words = clause.words if isinstance(clause, Phrase) else tuple(words_of(clause.text))
+    if not words:
+        return None
+    tokens, cjk_prefix = query_units(" ".join(words))
+    text = " ".join(tokens).strip()
+    if not text:
+        return None
+    prefix = cjk_prefix or (isinstance(clause, Term) and clause.prefix)
+    return '"' + text.replace('"', '""') + '"' + ("*" if prefix else "")
+
+
+def exclusion_clauses(terms: Sequence[str]) -> list[Clause]:
+    """``SearchFilters.exclude_terms`` as clauses: one word is a term, several a phrase."""
+    out: list[Clause] = []
+    for term in terms:
+        words = words_of(term)
+        if words:
+            out.append(Term(words[0]) if len(words) == 1 else Phrase(tuple(words)))
+    return out
+
+
+def match_expression(query: LexicalQuery, exclude_terms: Sequence[str] = ()) -> str | None:
+    """The FTS5 MATCH string for ``query``; None when nothing positive is searchable."""
+    required = [p for p in map(phrase_sql, query.required) if p]
+    optional = [p for p in map(phrase_sql, query.optional) if p]
+    excluded = [
+        p for p in map(phrase_sql, [*query.excluded, *exclusion_clauses(exclude_terms)]) if p
+    ]
+    if not required and not optional:
+        return None
+    parts = list(required)
+    if optional:
+        parts.append("(" + " OR ".join([*required, *optional]) + ")")
+    expr = " AND ".join(parts)
+    if excluded:
+        expr = f"({expr}) NOT ({' OR '.join(dict.fromkeys(excluded))})"
+    return expr
+
+
+@dataclass(frozen=True, slots=True)
+class FilterSql:
+    where: str
+    params: tuple[object, ...]
+
+
+def _placeholders(n: int) -> str:
+    return ", ".join("?" * n)
+
+
+def filter_sql(f: SearchFilters, alias: str = "d") -> FilterSql:
+    """SQL conditions on ``documents AS alias`` (always including ``active = 1``)."""
+    conds = [f"{alias}.active = 1"]
+    params: list[object] = []
+    if f.collections:
+        conds.append(f"{alias}.collection IN ({_placeholders(len(f.collections))})")
+        params.extend(f.collections)
+    if f.path_prefix:
+        conds.append(f"substr({alias}.rel_path, 1, ?) = ?")
+        params.extend((len(f.path_prefix), f.path_prefix))
+    tags_all = list(dict.fromkeys(normalize_tag(t) for t in f.tags_all))
+    for tag in tags_all:
+        conds.append(f"EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc_id = {alias}.id AND t.tag = ?)")
+        params.append(tag)
+    tags_any = list(dict.fromkeys(normalize_tag(t) for t in f.tags_any))
+    if tags_any:
+        conds.append(
+            f"EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc_id = {alias}.id "
+            f"AND t.tag IN ({_placeholders(len(tags_any))}))"
+        )
+        params.extend(tags_any)
+    if f.since_ns is not None:
+        conds.append(f"{alias}.date_ns >= ?")
+        params.append(f.since_ns)
+    if f.until_ns is not None:
+        conds.append(f"{alias}.date_ns <= ?")
+        params.append(f.until_ns)
+    if f.categories:
+        cats = list(dict.fromkeys(fold(c) for c in f.categories))
+        marks = _placeholders(len(cats))
+        conds.append(
+            f"(gno_fold({alias}.content_type) IN ({marks}) OR EXISTS (SELECT 1 FROM "
+            f"json_each({alias}.categories) c WHERE gno_fold(c.value) IN ({marks})))"
+        )
+        params.extend([*cats, *cats])
+    if f.author:
+        conds.append(f"instr(gno_fold({alias}.author), ?) > 0")
+        params.append(fold(f.author))
+    if f.lang:
+        want = fold(f.lang)
+        conds.append(
+            f"(gno_fold({alias}.language) = ? OR substr(gno_fold({alias}.language), 1, ?) = ?)"
+        )
+        params.extend((want, len(want) + 1, want + "-"))
+    return FilterSql(" AND ".join(conds), tuple(params))
+
+
+def normalize_tag(tag: str) -> str:
+    """Tags are compared NFC-normalized and lowercased."""
+    return unicodedata.normalize("NFC", tag.strip()).lower()
+
+
+def search_sql(columns: str, filters: FilterSql) -> str:
+    """The search statement; parameters: MATCH string, filter params, limit.
+
+    ``CROSS JOIN`` keeps the hits as the outer loop (SQLite never reorders it): each hit looks
+    its document up by primary key, instead of every active document probing the hits."""
+    w = ", ".join(str(x) for x in BM25_WEIGHTS)
+    return (
+        "WITH hits(id, score) AS MATERIALIZED ("
+        f" SELECT rowid, bm25(documents_fts, {w}) FROM documents_fts"
+        " WHERE documents_fts MATCH ?) "
+        f"SELECT {columns}, -hits.score FROM hits CROSS JOIN documents d ON d.id = hits.id "
+        f"WHERE {filters.where} "
+        "ORDER BY hits.score, d.collection, d.rel_path LIMIT ?"
+    )

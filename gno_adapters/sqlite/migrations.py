@@ -1,0 +1,176 @@
+"""Numbered schema migrations of the SQLite index and the runner that applies them.
+
+Each migration is a function taking the connection, applied once, in its own transaction,
+in version order. ``schema_meta`` holds the applied version (key ``schema_version``);
+``schema_migrations`` records each migration's wire name. Names and numbers are contracts:
+append new migrations, never rename, renumber or edit an applied one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import apsw
+
+from gno_adapters.sqlite.connection import write_transaction
+from gno_core.errors import RuntimeFailure
+from gno_core.text.cjk import SEGMENTER_ID
+
+#: FTS5 tokenizer of the lexical index: Porter stemming over unicode61 (diacritics folded).
+#: CJK text reaches it pre-segmented into bigrams (``gno_core.text.cjk``).
+FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    apply: Callable[[apsw.Connection], None]
+
+
+def _m0001_documents(conn: apsw.Connection) -> None:
+    conn.execute(
+        """
+        CREATE TABLE content (
+            mirror_hash TEXT PRIMARY KEY,
+            markdown TEXT NOT NULL
+        );
+        CREATE TABLE documents (
+            id INTEGER PRIMARY KEY,
+            collection TEXT NOT NULL,
+            rel_path TEXT NOT NULL,
+            abs_path TEXT NOT NULL,
+            source_hash TEXT NOT NULL,
+            source_mime TEXT NOT NULL,
+            source_ext TEXT NOT NULL,
+            source_size INTEGER NOT NULL,
+            source_mtime_ns INTEGER NOT NULL,
+            mirror_hash TEXT NOT NULL REFERENCES content(mirror_hash),
+            title TEXT,
+            content_type TEXT,
+            categories TEXT NOT NULL DEFAULT '[]',
+            author TEXT,
+            date TEXT,
+            date_ns INTEGER NOT NULL,
+            language TEXT,
+            tags TEXT NOT NULL DEFAULT '[]',
+            converter_id TEXT NOT NULL,
+            converter_version TEXT NOT NULL,
+            ingest_version INTEGER NOT NULL,
+            active INTEGER NOT NULL DEFAULT 1,
+            indexed_at TEXT NOT NULL,
+            UNIQUE (collection, rel_path)
+        );
+        CREATE INDEX documents_source_hash ON documents(source_hash);
+        CREATE INDEX documents_mirror_hash ON documents(mirror_hash);
+        CREATE INDEX documents_recent ON documents(active, source_mtime_ns);
+        CREATE TABLE chunks (
+            mirror_hash TEXT NOT NULL REFERENCES content(mirror_hash) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            pos INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            start_line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            language TEXT,
+            token_count INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (mirror_hash, seq)
+        );
+        CREATE TABLE doc_tags (
+            doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            tag TEXT NOT NULL,
+            PRIMARY KEY (doc_id, tag)
+        ) WITHOUT ROWID;
+        CREATE INDEX doc_tags_tag ON doc_tags(tag, doc_id);
+        CREATE TABLE ingest_errors (
+            id INTEGER PRIMARY KEY,
+            collection TEXT NOT NULL,
+            rel_path TEXT NOT NULL,
+            code TEXT NOT NULL,
+            message TEXT NOT NULL,
+            size INTEGER NOT NULL DEFAULT 0,
+            mtime_ns INTEGER NOT NULL DEFAULT 0,
+            source_hash TEXT,
+            occurred_at TEXT NOT NULL,
+            UNIQUE (collection, rel_path)
+        );
+        """
+    )
+
+
+def _m0002_documents_fts(conn: apsw.Connection) -> None:
+    # Contentless: the text lives in ``content``; the index stores only postings, and rows
+    # can still be deleted (contentless_delete, SQLite >= 3.43). A row exists iff its document
+    # is active, so searches need no per-row activity check inside the FTS5 query.
+    conn.execute(
+        f"""
+        CREATE VIRTUAL TABLE documents_fts USING fts5(
+            path, title, body,
+            tokenize = '{FTS_TOKENIZER}',
+            content = '',
+            contentless_delete = 1
+        );
+        """
+    )
+    conn.execute(
+        "INSERT OR REPLACE INTO schema_meta(key, value) VALUES ('fts_tokenizer', ?), "
+        "('fts_segmenter', ?)",
+        (FTS_TOKENIZER, SEGMENTER_ID),
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "0001_documents", _m0001_documents),
+    Migration(2, "0002_documents_fts", _m0002_documents_fts),
+)
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def schema_version(conn: apsw.Connection) -> int:
+    """The applied version (0 for a fresh database)."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_meta'"
+    ).fetchone()
+    if not exists:
+        return 0
+    row = conn.execute("SELECT value FROM schema_meta WHERE key = 'schema_version'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(conn: apsw.Connection, migrations: tuple[Migration, ...] = MIGRATIONS) -> int:
+    """Apply every pending migration, each in its own immediate transaction; returns the
+    resulting version. A database newer than this code is refused with ``RUNTIME``."""
+    latest = migrations[-1].version if migrations else 0
+    current = schema_version(conn)
+    if current > latest:
+        raise RuntimeFailure(
+            f"The index uses schema version {current}, newer than this gno ({latest}); "
+            "upgrade gno or rebuild the index",
+            details={"schema_version": current, "supported": latest},
+        )
+    if current == latest:
+        return current  # the common case takes no write lock, so readers never wait on a sync
+    with write_transaction(conn):
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+    for migration in migrations:
+        if migration.version <= current:
+            continue
+        with write_transaction(conn):
+            # Re-read under the write lock: another process may have migrated meanwhile.
+            if schema_version(conn) < migration.version:
+                migration.apply(conn)
+                conn.execute(
+                    "INSERT INTO schema_migrations(version, name, applied_at) "
+                    "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                    (migration.version, migration.name),
+                )
+                conn.execute(
+                    "INSERT OR REPLACE INTO schema_meta(key, value) VALUES ('schema_version', ?)",
+                    (str(migration.version),),
+                )
+        current = migration.version
+    return current

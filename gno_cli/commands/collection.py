@@ -1,0 +1,129 @@
+"""``gno init`` and ``gno collection add|list|remove|rename``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from gno_cli.context import Context
+from gno_cli.output import emit, emit_json
+from gno_core.config import DEFAULT_EXCLUDES, DEFAULT_PATTERN, CollectionConfig
+from gno_core.errors import PathNotFoundError
+from gno_core.identity import normalize_collection_name
+from gno_core.roots import check_collection_root, default_collection_name
+
+
+def _csv(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _add_collection_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", "-n", help="collection name (default: the folder name)")
+    p.add_argument(
+        "--pattern", default=DEFAULT_PATTERN, help="glob of files to index (default: %(default)s)"
+    )
+    p.add_argument(
+        "--include", type=_csv, default=[], help="extra extensions, comma separated (e.g. .txt,.py)"
+    )
+    p.add_argument(
+        "--exclude",
+        type=_csv,
+        default=None,
+        help="names to skip, comma separated (replaces the defaults)",
+    )
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("init", help="create the configuration and index (optionally add a folder)")
+    p.add_argument("path", nargs="?", help="a folder to add as the first collection")
+    _add_collection_options(p)
+    p.set_defaults(handler=run_init)
+
+    coll = sub.add_parser("collection", help="manage collections (indexed folders)")
+    csub = coll.add_subparsers(dest="collection_command", required=True, metavar="COMMAND")
+    add = csub.add_parser("add", help="add a folder as a collection")
+    add.add_argument("path")
+    _add_collection_options(add)
+    add.set_defaults(handler=run_add)
+    ls = csub.add_parser("list", help="list collections")
+    ls.set_defaults(handler=run_list)
+    rm = csub.add_parser("remove", help="remove a collection (its documents become inactive)")
+    rm.add_argument("name")
+    rm.set_defaults(handler=run_remove)
+    mv = csub.add_parser("rename", help="rename a collection")
+    mv.add_argument("old")
+    mv.add_argument("new")
+    mv.set_defaults(handler=run_rename)
+
+
+def _collection_from(args: argparse.Namespace) -> CollectionConfig:
+    path = Path(args.path).expanduser()
+    if not path.is_dir():
+        raise PathNotFoundError(f"Folder not found: {args.path}", details={"path": args.path})
+    resolved = str(path.resolve())
+    check_collection_root(resolved, os.path.expanduser("~"))
+    return CollectionConfig(
+        name=normalize_collection_name(args.name or default_collection_name(resolved)),
+        path=resolved,
+        pattern=args.pattern,
+        include=tuple(args.include),
+        exclude=tuple(args.exclude) if args.exclude is not None else DEFAULT_EXCLUDES,
+    )
+
+
+def run_init(ctx: Context) -> int:
+    config = ctx.gno.init()
+    info = None
+    if ctx.args.path:
+        info = ctx.gno.add_collection(_collection_from(ctx.args))
+    if ctx.json:
+        emit_json(ctx.gno.list_collections())
+    elif not ctx.quiet:
+        emit(f"Initialized index '{ctx.gno.index_name}' ({len(config.collections)} collections)")
+        if info:
+            emit(f"Added collection {info.name} -> {info.path}\nNext: gno update")
+    return 0
+
+
+def run_add(ctx: Context) -> int:
+    info = ctx.gno.add_collection(_collection_from(ctx.args))
+    ctx.gno.init()
+    if ctx.json:
+        emit_json(info.wire())
+    elif not ctx.quiet:
+        emit(
+            f"Added collection {info.name} -> {info.path} (pattern {info.pattern})\nNext: gno update"
+        )
+    return 0
+
+
+def run_list(ctx: Context) -> int:
+    listing = ctx.gno.list_collections()
+    if ctx.json:
+        emit_json(listing)
+        return 0
+    if not listing.collections:
+        emit("No collections. Add one with: gno collection add <folder>")
+    for c in listing.collections:
+        extra = f" include={','.join(c.include)}" if c.include else ""
+        emit(f"{c.name}\t{c.path}\t{c.pattern}{extra}")
+    return 0
+
+
+def run_remove(ctx: Context) -> int:
+    info = ctx.gno.remove_collection(ctx.args.name)
+    if ctx.json:
+        emit_json(info.wire())
+    elif not ctx.quiet:
+        emit(f"Removed collection {info.name} (files untouched)")
+    return 0
+
+
+def run_rename(ctx: Context) -> int:
+    info = ctx.gno.rename_collection(ctx.args.old, ctx.args.new)
+    if ctx.json:
+        emit_json(info.wire())
+    elif not ctx.quiet:
+        emit(f"Renamed collection {ctx.args.old.lower()} -> {info.name}")
+    return 0

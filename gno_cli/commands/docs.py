@@ -1,0 +1,81 @@
+"""``gno get``, ``gno multi-get`` and ``gno ls``: reading indexed documents."""
+
+from __future__ import annotations
+
+import argparse
+
+from gno_cli.context import Context
+from gno_cli.output import emit, emit_json, number_lines
+
+GLOB_CHARS = set("*?[")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("get", help="print a document (or a line range) from the index")
+    p.add_argument("ref", help="gno://collection/path, collection/path or #docid, optionally :line")
+    p.add_argument("--from", dest="from_line", type=int, help="first line (1-based)")
+    p.add_argument("-l", "--lines", dest="line_count", type=int, help="number of lines")
+    p.add_argument("--line-numbers", action="store_true", help="prefix lines with their numbers")
+    p.set_defaults(handler=run_get)
+
+    m = sub.add_parser("multi-get", help="print several documents (refs, comma lists or a glob)")
+    m.add_argument(
+        "refs", nargs="+", help="refs, comma separated lists, or one glob like notes/**/*.md"
+    )
+    m.add_argument(
+        "--max-bytes", type=int, default=10240, help="per-document cap (default %(default)s)"
+    )
+    m.add_argument("--line-numbers", action="store_true")
+    m.set_defaults(handler=run_multi_get)
+
+    ls = sub.add_parser("ls", help="list indexed documents")
+    ls.add_argument(
+        "scope", nargs="?", help="collection, collection/prefix or gno://collection/prefix"
+    )
+    ls.add_argument("--limit", type=int)
+    ls.set_defaults(handler=run_ls)
+
+
+def run_get(ctx: Context) -> int:
+    a = ctx.args
+    result = ctx.gno.get(a.ref, from_line=a.from_line, line_count=a.line_count)
+    if ctx.json:
+        emit_json(result)
+        return 0
+    start = result.returned_lines.start if result.returned_lines else 1
+    text = number_lines(result.content, start) if a.line_numbers else result.content
+    if text:
+        emit(text)
+    return 0
+
+
+def run_multi_get(ctx: Context) -> int:
+    a = ctx.args
+    refs = [r.strip() for raw in a.refs for r in raw.split(",") if r.strip()]
+    if len(refs) == 1 and GLOB_CHARS.intersection(refs[0]):
+        result = ctx.gno.multi_get(pattern=refs[0], max_bytes=a.max_bytes)
+    else:
+        result = ctx.gno.multi_get(refs=refs, max_bytes=a.max_bytes)
+    if ctx.json:
+        emit_json(result)
+        return 0
+    for doc in result.documents:
+        emit(f"=== {doc.uri} {doc.docid}{' (truncated)' if doc.truncated else ''}")
+        emit(number_lines(doc.content, 1) if a.line_numbers else doc.content)
+    for s in result.skipped:
+        emit(f"skipped {s.ref}: {s.reason}{': ' + s.message if s.message else ''}")
+    return 0
+
+
+def run_ls(ctx: Context) -> int:
+    scope = (ctx.args.scope or "").removeprefix("gno://")
+    collection, _, prefix = scope.partition("/")
+    listing = ctx.gno.ls(collection or None, prefix or None, ctx.args.limit)
+    if ctx.json:
+        emit_json(listing)
+        return 0
+    for d in listing.documents:
+        emit(f"{d.docid}  {d.uri}{'  ' + d.title if d.title else ''}")
+    if listing.meta.returned < listing.meta.total:
+        emit(f"({listing.meta.returned} of {listing.meta.total} shown)")
+    return 0

@@ -1,0 +1,73 @@
+"""``gno status``, ``gno peek`` and ``gno tags``."""
+
+from __future__ import annotations
+
+import argparse
+
+from gno_cli.context import Context
+from gno_cli.output import emit, emit_json
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub.add_parser("status", help="index health, counts and recent errors").set_defaults(
+        handler=run_status
+    )
+    sub.add_parser("peek", help="cheap model-free snapshot").set_defaults(handler=run_peek)
+    t = sub.add_parser("tags", help="list tags with document counts")
+    t.add_argument("action", nargs="?", choices=["list"], default="list")
+    t.add_argument("-c", "--collection")
+    t.add_argument("--prefix", help="only tags starting with this (e.g. work/)")
+    t.set_defaults(handler=run_tags)
+
+
+def run_status(ctx: Context) -> int:
+    s = ctx.gno.status()
+    if ctx.json:
+        emit_json(s)
+        return 0
+    emit(f"Index: {s.index_name}\nConfig: {s.config_path}\nDatabase: {s.db_path}")
+    emit(
+        f"Documents: {s.total_documents}  Chunks: {s.total_chunks}  Embedding backlog: {s.embedding_backlog}"
+    )
+    emit(f"Lexical tokenizer: {s.fts_tokenizer}")
+    for c in s.collections:
+        extra = f", {c.failed_count} failed" if c.failed_count else ""
+        emit(f"  {c.name}: {c.document_count} docs, {c.chunk_count} chunks{extra}  ({c.path})")
+    if not s.collections:
+        emit("No collections yet: gno collection add <folder>")
+    if s.recent_errors:
+        emit("Recent errors:")
+        for e in s.recent_errors:
+            emit(f"  {e.collection}/{e.rel_path}: {e.code} {e.message}")
+    emit(f"Last updated: {s.last_updated or 'never'}  Healthy: {'yes' if s.healthy else 'no'}")
+    return 0
+
+
+def run_peek(ctx: Context) -> int:
+    p = ctx.gno.peek()
+    if ctx.json:
+        emit_json(p)
+        return 0
+    emit(f"schema: {p.schema_version}\ninitialized: {'yes' if p.initialized else 'no'}")
+    if p.counts:
+        emit(f"documents: {p.counts.documents}\ncollections: {p.counts.collections}")
+    if p.backlog:
+        emit(f"backlog: {p.backlog.pending} pending, {p.backlog.failed} failed")
+    if p.last_indexed_at:
+        emit(f"last indexed: {p.last_indexed_at}")
+    emit(f"serve: {p.serve.url or 'not running'}")
+    for r in p.recent:
+        emit(f"  {r.uri}{'  ' + r.title if r.title else ''}")
+    return 0
+
+
+def run_tags(ctx: Context) -> int:
+    tags = ctx.gno.tags(ctx.args.collection, ctx.args.prefix)
+    if ctx.json:
+        emit_json(tags)
+        return 0
+    if not tags.tags:
+        emit("No tags.")
+    for t in tags.tags:
+        emit(f"{t.tag} ({t.count})")
+    return 0

@@ -1,0 +1,44 @@
+"""``gno update``: sync collections into the index (no embedding)."""
+
+from __future__ import annotations
+
+import argparse
+
+from gno_core.sync import SyncProgress
+
+from gno_cli.context import Context
+from gno_cli.output import Progress, emit, emit_json
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("update", help="sync files into the index (added, changed, removed)")
+    p.add_argument("collections", nargs="*", help="collections to sync (default: all)")
+    p.set_defaults(handler=run_update)
+
+
+def run_update(ctx: Context) -> int:
+    progress = Progress(enabled=not ctx.quiet)
+
+    def report(p: SyncProgress) -> None:
+        progress.update(f"{p.collection}: {p.done} files ({p.path})")
+
+    result = ctx.gno.sync(ctx.args.collections or None, report)
+    progress.done()
+    if ctx.json:
+        emit_json(result)
+        return 0
+    for c in result.collections:
+        emit(
+            f"{c.collection}: {c.added} added, {c.updated} updated, {c.unchanged} unchanged, "
+            f"{c.removed} removed, {c.failed} failed ({c.duration_ms / 1000:.2f}s)"
+        )
+        for f in c.failures[:20]:
+            emit(f"  ! {f.rel_path}: {f.code} {f.message}")
+        if len(c.failures) > 20:
+            emit(f"  ... and {len(c.failures) - 20} more (see gno status)")
+    emit(
+        f"Total: {result.total_added} added, {result.total_updated} updated, "
+        f"{result.total_unchanged} unchanged, {result.total_removed} removed, "
+        f"{result.total_failed} failed in {result.duration_ms / 1000:.2f}s"
+    )
+    return 0

@@ -1,0 +1,34 @@
+"""What every command receives: parsed global options and a lazily built facade."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+
+from gno_adapters.bootstrap import open_gno
+from gno_core.service import Gno
+
+
+@dataclass
+class Context:
+    args: argparse.Namespace
+    _gno: Gno | None = field(default=None, init=False)
+
+    @property
+    def json(self) -> bool:
+        return bool(getattr(self.args, "json", False))
+
+    @property
+    def quiet(self) -> bool:
+        return bool(getattr(self.args, "quiet", False))
+
+    @property
+    def gno(self) -> Gno:
+        if self._gno is None:
+            self._gno = open_gno(self.args.index, self.args.config)
+        return self._gno
+
+    def close(self) -> None:
+        if self._gno is not None:
+            self._gno.close()
+            self._gno = None

@@ -1,0 +1,97 @@
+"""The ``gno`` entry point: global options, command dispatch, and the one error-to-exit mapping."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+import pydantic
+
+from gno_cli.context import Context
+from gno_cli.output import emit_json
+from gno_core import __version__
+from gno_core.errors import GnoError, ValidationError, exit_code_for
+
+
+def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
+    def default(value: object) -> object:
+        return argparse.SUPPRESS if suppress else value
+
+    parser.add_argument("--index", default=default(None), help="index name (default: default)")
+    parser.add_argument("--config", default=default(None), help="config file to use")
+    parser.add_argument(
+        "--json", action="store_true", default=default(False), help="print the JSON contract"
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", default=default(False), help="no progress or hints"
+    )
+    parser.add_argument("--verbose", action="store_true", default=default(False))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from gno_cli.commands import collection, docs, health, mcp, search, sync
+
+    parser = argparse.ArgumentParser(
+        prog="gno",
+        description="gno: a local knowledge engine. Index folders, search them, serve them to agents.",
+    )
+    parser.add_argument("--version", action="version", version=f"gno {__version__}")
+    _global_options(parser, suppress=False)
+    # Global options are accepted after the command name too (suppressed defaults there, so a
+    # value given before the command is not overwritten).
+    common = argparse.ArgumentParser(add_help=False)
+    _global_options(common, suppress=True)
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_sub_parser_class(common)
+    )
+    for module in (collection, sync, search, docs, health, mcp):
+        module.register(sub)
+    return parser
+
+
+def _sub_parser_class(common: argparse.ArgumentParser) -> type[argparse.ArgumentParser]:
+    class SubParser(argparse.ArgumentParser):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            parents = list(kwargs.pop("parents", []) or [])  # type: ignore[call-overload]
+            super().__init__(*args, parents=[*parents, common], **kwargs)  # type: ignore[arg-type]
+
+    return SubParser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    ctx = Context(args)
+    try:
+        code: int = args.handler(ctx)
+        return code
+    except GnoError as exc:
+        return _fail(ctx, exc)
+    except pydantic.ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors()
+        )
+        return _fail(ctx, ValidationError(f"Invalid input: {problems}"))
+    except KeyboardInterrupt:
+        print("Interrupted", file=sys.stderr)
+        return 130
+    finally:
+        ctx.close()
+
+
+def _fail(ctx: Context, exc: GnoError) -> int:
+    if ctx.json:
+        emit_json(exc.envelope())
+    else:
+        print(f"Error: {exc.message}", file=sys.stderr)
+    return exit_code_for(exc)
+
+
+def mcp_main() -> int:
+    """``gno-mcp``: the MCP server over stdio (same as ``gno mcp``)."""
+    return main(["mcp", *sys.argv[1:]])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

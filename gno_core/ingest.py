@@ -1,0 +1,183 @@
+"""Ingest of one source file: bytes to an ``IndexedDocument`` (mirror, meta, chunks), or a typed
+``IngestError`` that sync records as an ``IngestFailure``.
+
+Markdown (``.md .markdown .mdx``) goes through ``native/markdown``: canonical mirror of the whole
+source (frontmatter included, so mirror lines follow the file), meta from the frontmatter.
+Everything else the walker lets through is text (``native/plaintext``): canonical mirror, title =
+file name, code files chunked at structural boundaries. A file whose frontmatter is malformed is
+recorded as a ``FRONTMATTER`` failure and not indexed: indexing it without its meta would give it
+the wrong title, tags and dates with nothing to tell the user.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from gno_core.config import ChunkingConfig, CollectionConfig
+from gno_core.domain import DocumentMeta, IndexedDocument, SourceFile
+from gno_core.errors import GnoError
+from gno_core.ports.files import FrontmatterParser
+from gno_core.text.canonical import canonicalize, mirror_hash
+from gno_core.text.chunking import CHARS_PER_TOKEN, CODE_EXTENSIONS, chunk_text
+from gno_core.text.frontmatter import document_meta, split_frontmatter
+from gno_core.text.language import detect_language
+
+__all__ = [
+    "BINARY",
+    "CONVERTER_VERSION",
+    "ENCODING",
+    "FRONTMATTER",
+    "MARKDOWN_CONVERTER",
+    "MARKDOWN_EXTENSIONS",
+    "PLAINTEXT_CONVERTER",
+    "TOO_LARGE",
+    "UNREADABLE",
+    "IngestError",
+    "build_document",
+    "mime_type",
+]
+
+BINARY = "BINARY"
+ENCODING = "ENCODING"
+TOO_LARGE = "TOO_LARGE"
+UNREADABLE = "UNREADABLE"
+FRONTMATTER = "FRONTMATTER"
+
+MARKDOWN_CONVERTER = "native/markdown"
+PLAINTEXT_CONVERTER = "native/plaintext"
+CONVERTER_VERSION = "1"
+MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown", ".mdx"})
+#: Bytes inspected for a NUL byte, the mark of a binary file.
+BINARY_SNIFF_BYTES = 8192
+
+_MIME: dict[str, str] = {
+    ".md": "text/markdown",
+    ".markdown": "text/markdown",
+    ".mdx": "text/markdown",
+    ".txt": "text/plain",
+    ".text": "text/plain",
+    ".log": "text/plain",
+    ".rst": "text/x-rst",
+    ".org": "text/x-org",
+    ".adoc": "text/asciidoc",
+    ".csv": "text/csv",
+    ".tsv": "text/tab-separated-values",
+    ".json": "application/json",
+    ".yaml": "application/yaml",
+    ".yml": "application/yaml",
+    ".toml": "application/toml",
+    ".xml": "application/xml",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".css": "text/css",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".cjs": "text/javascript",
+    ".sql": "application/sql",
+    ".tex": "application/x-tex",
+}
+
+
+class IngestError(GnoError):
+    """A source file that cannot be indexed. ``reason`` is the stable failure code recorded for
+    it (``BINARY``, ``ENCODING``, ``TOO_LARGE``, ``UNREADABLE``, ``FRONTMATTER``)."""
+
+    code: ClassVar[str] = "VALIDATION"
+
+    def __init__(self, reason: str, message: str, *, rel_path: str) -> None:
+        super().__init__(message, details={"code": reason, "relPath": rel_path})
+        self.reason = reason
+
+
+def mime_type(ext: str) -> str:
+    """MIME type by extension (lowercase, with the dot); unknown text is ``text/plain``."""
+    return _MIME.get(ext, "text/plain")
+
+
+def build_document(
+    collection: CollectionConfig,
+    source: SourceFile,
+    data: bytes,
+    parser: FrontmatterParser,
+    chunking: ChunkingConfig,
+    *,
+    source_hash: str | None = None,
+) -> IndexedDocument:
+    """The indexed form of ``data``, the bytes of ``source``. ``source_hash`` (SHA-256 hex of
+    ``data``) is computed when not given. Raises ``IngestError`` (BINARY, ENCODING, FRONTMATTER)."""
+    rel_path = source.rel_path
+    text = decode_text(data, rel_path)
+    name = posixpath.basename(rel_path)
+    ext = posixpath.splitext(name)[1].lower()
+    markdown = canonicalize(text)
+    is_markdown = ext in MARKDOWN_EXTENSIONS
+    if is_markdown:
+        yaml, body = split_frontmatter(markdown)
+        front: dict[str, Any] = {}
+        if yaml is not None:
+            try:
+                front = dict(parser.parse(yaml))
+            except GnoError as exc:
+                raise IngestError(
+                    FRONTMATTER, f"Malformed frontmatter: {exc.message}", rel_path=rel_path
+                ) from exc
+        stem = posixpath.splitext(name)[0] or name
+        meta = document_meta(front, body, stem, detect_language(body))
+    else:
+        meta = DocumentMeta(title=name, language=detect_language(markdown))
+    chunks = chunk_text(
+        markdown,
+        chunking.max_tokens,
+        chunking.overlap_percent,
+        code=ext in CODE_EXTENSIONS,
+        language=_chunk_language(markdown, meta.language, chunking),
+    )
+    return IndexedDocument(
+        collection=collection.name,
+        rel_path=rel_path,
+        abs_path=source.abs_path,
+        source_hash=source_hash or hashlib.sha256(data).hexdigest(),
+        source_mime=mime_type(ext),
+        source_ext=ext,
+        source_size=source.size,
+        source_mtime_ns=source.mtime_ns,
+        mirror_hash=mirror_hash(markdown),
+        markdown=markdown,
+        chunks=chunks,
+        meta=meta,
+        converter_id=MARKDOWN_CONVERTER if is_markdown else PLAINTEXT_CONVERTER,
+        converter_version=CONVERTER_VERSION,
+    )
+
+
+def _chunk_language(
+    markdown: str, language: str | None, chunking: ChunkingConfig
+) -> Callable[[str], str | None]:
+    """Per-chunk language: the document's when it fits one chunk, else detected per chunk with
+    the document's as the fallback."""
+    if len(markdown) <= chunking.max_tokens * CHARS_PER_TOKEN:
+        return lambda _text: language
+    return lambda text: detect_language(text) or language
+
+
+def decode_text(data: bytes, rel_path: str) -> str:
+    """Source bytes as text: UTF-8 (BOM allowed), or UTF-16 when it starts with a UTF-16 BOM.
+    Raises ``IngestError`` BINARY for a NUL byte in the first 8 KiB, ENCODING otherwise."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise IngestError(
+                ENCODING, f"Invalid UTF-16 at byte {exc.start}", rel_path=rel_path
+            ) from exc
+    if b"\x00" in data[:BINARY_SNIFF_BYTES]:
+        raise IngestError(BINARY, "Binary file (NUL byte in the first 8 KiB)", rel_path=rel_path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise IngestError(
+            ENCODING, f"Not valid UTF-8 (byte {exc.start}: {exc.reason})", rel_path=rel_path
+        ) from exc

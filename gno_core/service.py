@@ -1,0 +1,596 @@
+"""The ``Gno`` facade: every operation a transport or a Python caller needs, over the ports."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gno_core import __version__
+from gno_core.config import CollectionConfig, GnoConfig
+from gno_core.domain import SearchFilters, StoredDocument
+from gno_core.errors import DuplicateError, NotFoundError, NotInitializedError, ValidationError
+from gno_core.identity import make_uri, normalize_collection_name, parse_ref
+from gno_core.model import (
+    Capabilities,
+    ChunkingPolicy,
+    CollectionInfo,
+    CollectionList,
+    CollectionStatus,
+    DocumentList,
+    DocumentListMeta,
+    GetResult,
+    IngestErrorInfo,
+    LineSpan,
+    ListedDocument,
+    MultiGetDocument,
+    MultiGetMeta,
+    MultiGetResult,
+    Peek,
+    PeekBacklog,
+    PeekCounts,
+    PeekRecent,
+    PeekServe,
+    ResidentStatus,
+    SearchMeta,
+    SearchResult,
+    SearchResults,
+    SkippedRef,
+    SnippetRange,
+    SourceInfo,
+    Status,
+    StatusCapabilities,
+    SyncResult,
+    TagCount,
+    TagsList,
+    TagsMeta,
+)
+from gno_core.model.requests import SearchRequest
+from gno_core.model.status import ResidentMode
+from gno_core.ports import (
+    Clock,
+    ConfigRepository,
+    FrontmatterParser,
+    IndexStore,
+    ResidentProbe,
+    SourceTree,
+    StoreProvider,
+)
+from gno_core.retrieval.dates import iso_from_ns, parse_bound, parse_document_date
+from gno_core.retrieval.query import parse_query, words_of
+from gno_core.retrieval.snippets import best_passage
+from gno_core.sync import SyncProgress, SyncService
+
+RECENCY_WORDS = frozenset({"latest", "newest", "recent", "recently", "today", "yesterday"})
+RECENCY_PHRASES = ("this week", "last week", "this month", "last month", "most recent")
+MAX_GET_LINES = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A reference resolved to a document of some index (``owner`` reads it)."""
+
+    owner: Gno
+    document: StoredDocument
+    line: int | None
+
+
+class Gno:
+    """One index of gno and everything that can be done with it.
+
+    Built by ``gno_adapters.bootstrap.open_gno``; the store opens lazily on first use, so cheap
+    calls (``peek``, listing collections) never create or migrate a database.
+    """
+
+    def __init__(
+        self,
+        *,
+        index_name: str,
+        config: ConfigRepository,
+        stores: StoreProvider,
+        tree: SourceTree,
+        frontmatter: FrontmatterParser,
+        clock: Clock,
+        resident: ResidentProbe,
+        open_index: Callable[[str], Gno] | None = None,
+        mode: str = "direct-cli",
+    ) -> None:
+        self.index_name = index_name
+        self._config = config
+        self._stores = stores
+        self._tree = tree
+        self._frontmatter = frontmatter
+        self._clock = clock
+        self._resident = resident
+        self._open_index = open_index
+        self._mode = mode
+        self._store: IndexStore | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    @property
+    def store(self) -> IndexStore:
+        if self._store is None:
+            if not self._config.exists():
+                raise NotInitializedError(
+                    f"gno is not initialized (no config at {self._config.location}); "
+                    "run `gno init` or `gno collection add <path>`"
+                )
+            self._store = self._stores.open()
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def __enter__(self) -> Gno:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def config(self) -> GnoConfig:
+        return self._config.load()
+
+    def init(self) -> GnoConfig:
+        """Create the configuration (if missing) and the index database. Idempotent."""
+        if not self._config.exists():
+            self._config.save(GnoConfig())
+        _ = self.store
+        return self._config.load()
+
+    # -- collections ---------------------------------------------------------------------------
+
+    def add_collection(self, collection: CollectionConfig) -> CollectionInfo:
+        """Register a folder (its path must already be absolute and checked by the caller)."""
+        config = self._config.load() if self._config.exists() else GnoConfig()
+        if config.collection(collection.name):
+            raise DuplicateError(f"Collection already exists: {collection.name}")
+        clash = next((c for c in config.collections if c.path == collection.path), None)
+        if clash:
+            raise DuplicateError(f"Folder {collection.path} is already collection {clash.name}")
+        config.collections.append(collection)
+        self._config.save(config)
+        return _collection_info(collection)
+
+    def remove_collection(self, name: str) -> CollectionInfo:
+        config = self._config.load()
+        found = self._require_collection(config, name)
+        config.collections = [c for c in config.collections if c.name != found.name]
+        self._config.save(config)
+        if self._stores.exists():
+            self.store.deactivate_collection(found.name)
+        return _collection_info(found)
+
+    def rename_collection(self, old: str, new: str) -> CollectionInfo:
+        config = self._config.load()
+        found = self._require_collection(config, old)
+        renamed = found.model_copy(update={"name": normalize_collection_name(new)})
+        if config.collection(renamed.name):
+            raise DuplicateError(f"Collection already exists: {renamed.name}")
+        config.collections = [renamed if c is found else c for c in config.collections]
+        if self._stores.exists():
+            self.store.rename_collection(found.name, renamed.name)
+        self._config.save(config)
+        return _collection_info(renamed)
+
+    def list_collections(self) -> CollectionList:
+        config = self._config.load() if self._config.exists() else GnoConfig()
+        return CollectionList(collections=[_collection_info(c) for c in config.collections])
+
+    # -- sync ----------------------------------------------------------------------------------
+
+    def sync(
+        self,
+        collections: list[str] | None = None,
+        progress: Callable[[SyncProgress], None] | None = None,
+    ) -> SyncResult:
+        """Bring the index up to date with the files of ``collections`` (all when None)."""
+        config = self._config.load()
+        chosen = (
+            [self._require_collection(config, n) for n in collections]
+            if collections
+            else list(config.collections)
+        )
+        service = SyncService(self.store, self._tree, self._frontmatter, self._clock)
+        return service.sync(chosen, config.chunking, config.ingest, progress)
+
+    # -- retrieval -----------------------------------------------------------------------------
+
+    def search(self, request: SearchRequest) -> SearchResults:
+        """BM25 keyword search with filters applied before the limit."""
+        query = parse_query(request.query)
+        config = self._config.load()
+        filters = self._filters(config, request)
+        recency = _has_recency_intent(request.query)
+        fetch = request.limit * 3 if recency else request.limit
+        hits = self.store.search(query, filters, fetch)
+        if recency:
+            hits.sort(key=lambda h: -self._doc_time_ns(h.document))
+            hits = hits[: request.limit]
+        top = max((h.bm25 for h in hits), default=0.0)
+        words = query.positive_words()
+        intent_words = tuple(words_of(request.intent)) if request.intent else ()
+        results: list[SearchResult] = []
+        for hit in hits:
+            score = round(hit.bm25 / top, 6) if top > 0 else 1.0
+            if request.min_score is not None and score < request.min_score:
+                continue
+            doc = hit.document
+            passage = best_passage(self.store.chunks(doc.mirror_hash), words, intent_words)
+            results.append(
+                SearchResult(
+                    docid=doc.docid,
+                    score=min(1.0, max(0.0, score)),
+                    uri=self._uri(doc),
+                    line=passage.best_line if passage else None,
+                    title=doc.meta.title,
+                    content_type=doc.meta.content_type,
+                    categories=list(doc.meta.categories) or None,
+                    snippet_language=(passage.chunk.language if passage else None)
+                    or doc.meta.language,
+                    snippet=passage.text if passage else "",
+                    snippet_range=SnippetRange(
+                        start_line=passage.start_line, end_line=passage.end_line
+                    )
+                    if passage
+                    else None,
+                    source=self._source(doc),
+                )
+            )
+        return SearchResults(
+            results=results,
+            meta=SearchMeta(
+                query=request.query,
+                mode="bm25",
+                total_results=len(results),
+                collection=filters.collections[0] if filters.collections else None,
+                intent=request.intent,
+                lang=request.lang,
+                since=request.since,
+                until=request.until,
+                categories=request.categories or None,
+                author=request.author,
+                exclude=request.exclude or None,
+                tags_all=list(filters.tags_all) or None,
+                tags_any=list(filters.tags_any) or None,
+            ),
+        )
+
+    def _filters(self, config: GnoConfig, request: SearchRequest) -> SearchFilters:
+        collections = None
+        if request.collection:
+            collections = (self._require_collection(config, request.collection).name,)
+        now = self._clock.now_ns()
+        exclude = tuple(w for term in request.exclude for w in words_of(term))
+        return SearchFilters(
+            collections=collections,
+            path_prefix=request.path_prefix,
+            tags_all=_norm_tags(request.tags_all),
+            tags_any=_norm_tags(request.tags_any),
+            since_ns=parse_bound(request.since, now) if request.since else None,
+            until_ns=parse_bound(request.until, now, upper=True) if request.until else None,
+            categories=tuple(c.strip().lower() for c in request.categories if c.strip()),
+            author=request.author.strip() if request.author else None,
+            lang=request.lang.strip().lower() if request.lang else None,
+            exclude_terms=tuple(dict.fromkeys(exclude)),
+        )
+
+    def get(
+        self, ref: str, *, from_line: int | None = None, line_count: int | None = None
+    ) -> GetResult:
+        """One document's canonical Markdown, whole or a 1-based line range."""
+        resolved = self.resolve(ref)
+        owner, doc = resolved.owner, resolved.document
+        markdown = owner.store.markdown(doc.mirror_hash) or ""
+        lines = markdown.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        total = len(lines)
+        start = from_line or resolved.line or 1
+        if start < 1 or (line_count is not None and line_count < 1):
+            raise ValidationError("fromLine and lineCount must be at least 1")
+        if total and start > total:
+            raise ValidationError(
+                f"Line {start} is past the end of {owner._uri(doc)} ({total} lines)",
+                details={"totalLines": total},
+            )
+        end = total if line_count is None else min(total, start + line_count - 1)
+        partial = start != 1 or end != total
+        content = "\n".join(lines[start - 1 : end]) + ("\n" if end >= start else "")
+        if not partial:
+            content = markdown
+        editable = doc.source_ext in (".md", ".markdown")
+        return GetResult(
+            docid=doc.docid,
+            uri=owner._uri(doc),
+            title=doc.meta.title,
+            content=content,
+            total_lines=total,
+            returned_lines=LineSpan(start=start, end=end) if total else None,
+            language=doc.meta.language,
+            source=owner._source(doc),
+            capabilities=Capabilities(
+                editable=editable,
+                tags_editable=editable,
+                tags_writeback=editable,
+                can_create_editable_copy=False,
+                mode="editable" if editable else "read_only",
+                reason=None if editable else "indexed as text; edit the source file",
+            ),
+            tags=list(doc.meta.tags) or None,
+        )
+
+    def multi_get(
+        self, refs: list[str] | None = None, pattern: str | None = None, max_bytes: int = 10240
+    ) -> MultiGetResult:
+        """Several documents by refs or by a glob over ``collection/path``; each is cut at a
+        line boundary once it exceeds ``max_bytes``."""
+        if bool(refs) == bool(pattern):
+            raise ValidationError("Provide either refs or pattern, not both")
+        if max_bytes < 1:
+            raise ValidationError("maxBytes must be at least 1")
+        documents: list[MultiGetDocument] = []
+        skipped: list[SkippedRef] = []
+        targets: list[Resolved] = []
+        if pattern:
+            for doc in self._glob(pattern):
+                targets.append(Resolved(self, doc, None))
+        else:
+            for ref in refs or []:
+                try:
+                    targets.append(self.resolve(ref))
+                except ValidationError as exc:
+                    skipped.append(SkippedRef(ref=ref, reason="invalid_ref", message=exc.message))
+                except NotFoundError as exc:
+                    skipped.append(SkippedRef(ref=ref, reason="not_found", message=exc.message))
+        for resolved in targets:
+            owner, doc = resolved.owner, resolved.document
+            markdown = owner.store.markdown(doc.mirror_hash) or ""
+            content, truncated = _cut(markdown, max_bytes)
+            documents.append(
+                MultiGetDocument(
+                    docid=doc.docid,
+                    uri=owner._uri(doc),
+                    title=doc.meta.title,
+                    content=content,
+                    truncated=truncated,
+                    total_lines=markdown.count("\n"),
+                    source=owner._source(doc),
+                )
+            )
+        requested = len(targets) + (0 if pattern else len(skipped))
+        return MultiGetResult(
+            documents=documents,
+            skipped=skipped,
+            meta=MultiGetMeta(
+                requested=requested,
+                returned=len(documents),
+                skipped=len(skipped),
+                max_bytes=max_bytes,
+            ),
+        )
+
+    def _glob(self, pattern: str) -> list[StoredDocument]:
+        text = pattern.removeprefix("gno://")
+        collection = text.split("/", 1)[0]
+        scoped = collection if "*" not in collection and "?" not in collection else None
+        docs = self.store.list_documents(collection=scoped.lower() if scoped else None)
+        return [d for d in docs if fnmatch.fnmatchcase(f"{d.collection}/{d.rel_path}", text)]
+
+    def resolve(self, ref: str) -> Resolved:
+        """Resolve a URI, ``collection/path`` or ``#docid`` (with optional ``:line``)."""
+        parsed = parse_ref(ref)
+        if parsed.index and parsed.index != self.index_name.casefold():
+            if self._open_index is None:
+                raise NotFoundError(f"Index not found: {parsed.index}")
+            other = self._open_index(parsed.index)
+            inner = other.resolve(ref.split("?", 1)[0] + _line_suffix(parsed.line))
+            return inner
+        if parsed.docid_prefix:
+            matches = self.store.find_by_docid(parsed.docid_prefix)
+            if not matches:
+                raise NotFoundError(f"Document not found: #{parsed.docid_prefix}")
+            return Resolved(self, matches[0], parsed.line)
+        assert parsed.collection is not None and parsed.rel_path is not None
+        doc = self.store.get_document(parsed.collection, parsed.rel_path)
+        if doc is None:
+            raise NotFoundError(f"Document not found: {ref}")
+        return Resolved(self, doc, parsed.line)
+
+    def ls(
+        self, collection: str | None = None, prefix: str | None = None, limit: int | None = None
+    ) -> DocumentList:
+        if collection:
+            collection = self._require_collection(self._config.load(), collection).name
+        docs = self.store.list_documents(collection=collection, prefix=prefix)
+        shown = docs[:limit] if limit else docs
+        return DocumentList(
+            documents=[
+                ListedDocument(
+                    docid=d.docid, uri=self._uri(d), title=d.meta.title, source=d.abs_path
+                )
+                for d in shown
+            ],
+            meta=DocumentListMeta(
+                total=len(docs), returned=len(shown), collection=collection, prefix=prefix
+            ),
+        )
+
+    def tags(self, collection: str | None = None, prefix: str | None = None) -> TagsList:
+        name = None
+        if collection:
+            name = self._require_collection(self._config.load(), collection).name
+        norm_prefix = prefix.strip().lower() if prefix else None
+        pairs = self.store.tag_counts(name, norm_prefix)
+        return TagsList(
+            tags=[TagCount(tag=t, count=c) for t, c in pairs],
+            meta=TagsMeta(collection=name, prefix=norm_prefix, total_tags=len(pairs)),
+        )
+
+    # -- health --------------------------------------------------------------------------------
+
+    def status(self) -> Status:
+        config = self._config.load()
+        store = self.store
+        counts = {c.collection: c for c in store.counts()}
+        collections = []
+        for coll in config.collections:
+            c = counts.get(coll.name)
+            collections.append(
+                CollectionStatus(
+                    name=coll.name,
+                    path=coll.path,
+                    document_count=c.documents if c else 0,
+                    chunk_count=c.chunks if c else 0,
+                    embedded_count=c.embedded if c else 0,
+                    inactive_count=c.inactive if c else 0,
+                    failed_count=c.failed if c else 0,
+                )
+            )
+        errors = [
+            IngestErrorInfo(
+                collection=r.failure.collection,
+                rel_path=r.failure.rel_path,
+                code=r.failure.code,
+                message=r.failure.message,
+                occurred_at=r.occurred_at,
+            )
+            for r in store.recent_failures(10)
+        ]
+        total_chunks = sum(c.chunk_count for c in collections)
+        embedded = sum(c.embedded_count for c in collections)
+        return Status(
+            index_name=self.index_name,
+            config_path=self._config.location,
+            db_path=self._stores.location,
+            collections=collections,
+            total_documents=sum(c.document_count for c in collections),
+            total_chunks=total_chunks,
+            embedding_backlog=max(0, total_chunks - embedded),
+            recent_errors=errors,
+            last_updated=store.last_indexed_at(),
+            healthy=bool(config.collections),
+            capabilities=StatusCapabilities(
+                bm25=True, vector=embedded > 0, hybrid=embedded > 0, answer=False
+            ),
+            chunking=ChunkingPolicy(
+                max_tokens=config.chunking.max_tokens,
+                overlap_percent=config.chunking.overlap_percent,
+            ),
+            fts_tokenizer=store.tokenizer,
+            resident=ResidentStatus(mode=_resident_mode(self._mode), resident=False),
+        )
+
+    def peek(self) -> Peek:
+        """Cheap, model-free snapshot; an uninitialized index is a successful payload."""
+        url = self._resident.serve_url()
+        serve = PeekServe(running=url is not None, url=url)
+        generated = iso_from_ns(self._clock.now_ns())
+        if not (self._config.exists() and self._stores.exists()):
+            return Peek(
+                gno_version=__version__,
+                generated_at=generated,
+                initialized=False,
+                index_name=None,
+                counts=None,
+                backlog=None,
+                last_indexed_at=None,
+                recent=[],
+                serve=serve,
+            )
+        store = self.store
+        counts = store.counts()
+        chunks = sum(c.chunks for c in counts)
+        embedded = sum(c.embedded for c in counts)
+        return Peek(
+            gno_version=__version__,
+            generated_at=generated,
+            initialized=True,
+            index_name=self.index_name,
+            counts=PeekCounts(
+                documents=sum(c.documents for c in counts),
+                collections=len(self._config.load().collections),
+            ),
+            backlog=PeekBacklog(
+                pending=max(0, chunks - embedded), failed=sum(c.failed for c in counts)
+            ),
+            last_indexed_at=store.last_indexed_at(),
+            recent=[
+                PeekRecent(
+                    docid=d.docid,
+                    uri=self._uri(d),
+                    title=d.meta.title,
+                    collection=d.collection,
+                    abs_path=d.abs_path,
+                    modified_at=iso_from_ns(d.source_mtime_ns),
+                )
+                for d in store.recent_documents(10)
+            ],
+            serve=serve,
+        )
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _require_collection(self, config: GnoConfig, name: str) -> CollectionConfig:
+        found = config.collection(name)
+        if found is None:
+            raise NotFoundError(f"Collection not found: {name}", details={"collection": name})
+        return found
+
+    def _uri(self, doc: StoredDocument) -> str:
+        return make_uri(doc.collection, doc.rel_path, self.index_name)
+
+    def _source(self, doc: StoredDocument) -> SourceInfo:
+        return SourceInfo(
+            abs_path=doc.abs_path,
+            rel_path=doc.rel_path,
+            mime=doc.source_mime,
+            ext=doc.source_ext,
+            modified_at=iso_from_ns(doc.source_mtime_ns),
+            size_bytes=doc.source_size,
+            source_hash=doc.source_hash,
+        )
+
+    def _doc_time_ns(self, doc: StoredDocument) -> int:
+        return parse_document_date(doc.meta.date) or doc.source_mtime_ns
+
+
+def _collection_info(c: CollectionConfig) -> CollectionInfo:
+    return CollectionInfo(
+        name=c.name,
+        path=c.path,
+        pattern=c.pattern,
+        include=list(c.include),
+        exclude=list(c.exclude),
+    )
+
+
+def _norm_tags(tags: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(t.strip().lstrip("#").lower() for t in tags if t.strip()))
+
+
+def _has_recency_intent(query: str) -> bool:
+    low = query.lower()
+    return bool(RECENCY_WORDS.intersection(words_of(low))) or any(p in low for p in RECENCY_PHRASES)
+
+
+def _line_suffix(line: int | None) -> str:
+    return f":{line}" if line else ""
+
+
+def _cut(markdown: str, max_bytes: int) -> tuple[str, bool]:
+    data = markdown.encode("utf-8")
+    if len(data) <= max_bytes:
+        return markdown, False
+    cut = data[:max_bytes].decode("utf-8", errors="ignore")
+    newline = cut.rfind("\n")
+    return (cut[: newline + 1] if newline > 0 else cut), True
+
+
+def _resident_mode(mode: str) -> ResidentMode:
+    for known in ("serve", "daemon", "stdio"):
+        if mode == known:
+            return known
+    return "direct-cli"

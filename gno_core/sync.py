@@ -1,0 +1,328 @@
+"""Sync: bring the store up to date with the files of collections, in atomic batches.
+
+Per collection: walk the whole tree first (so ``total`` is known and removals are only decided
+after a complete walk), then for every file
+
+- same size and mtime as remembered, current ``INGEST_VERSION``, active: unchanged, not read;
+- same size and mtime as a remembered failure: still failed, not read (counted in ``failed``,
+  not listed again: ``failures`` lists what this run found; the store keeps every record);
+- otherwise read and hash: same hash as the active document: ``touched`` (unchanged, new
+  size/mtime remembered); else built and upserted: ``added`` (new, or failed before),
+  ``updated`` (content or ingest version changed) or ``reactivated`` (came back after removal);
+- a file that cannot be indexed is recorded as a failure and skipped; if it had an active
+  document, that document is deactivated (its old content is not served as current).
+
+Active paths the walk did not yield are deactivated (``removed``) in the last batches; a
+no-change sync writes nothing. Every ``apply_batch`` is atomic and deactivations come last, so a sync killed at any
+moment leaves a valid index and the next run converges to the same final state.
+
+A collection whose root is missing reports one ``PATH_NOT_FOUND`` failure (``relPath`` empty)
+and keeps its documents as they are (an unmounted drive must not empty the index); the other
+collections still sync. Store failures (``RUNTIME``) stop the sync: nothing could be saved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gno_core.config import ChunkingConfig, CollectionConfig, IngestConfig
+from gno_core.domain import (
+    INGEST_VERSION,
+    IndexedDocument,
+    IngestFailure,
+    SourceFile,
+    SourceState,
+    SyncBatch,
+)
+from gno_core.errors import GnoError
+from gno_core.ingest import TOO_LARGE, UNREADABLE, IngestError, build_document
+from gno_core.model.collections import CollectionSyncResult, SyncFailure, SyncResult
+from gno_core.ports.clock import Clock
+from gno_core.ports.files import FrontmatterParser, SourceTree
+from gno_core.ports.store import DocumentStore
+
+__all__ = ["SyncProgress", "SyncService"]
+
+#: Progress is reported every this many files (and at the start and end of each collection).
+PROGRESS_EVERY = 64
+#: A batch is also committed once its mirrors reach this many characters, to bound memory.
+MAX_BATCH_CHARS = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SyncProgress:
+    """Where a running sync is: ``done`` of ``total`` files of ``collection``, at ``path``."""
+
+    collection: str
+    done: int
+    total: int
+    path: str
+
+
+class SyncService:
+    """Syncs collections into a ``DocumentStore`` (see the module docstring for the rules)."""
+
+    def __init__(
+        self,
+        store: DocumentStore,
+        tree: SourceTree,
+        parser: FrontmatterParser,
+        clock: Clock,
+    ) -> None:
+        self._store = store
+        self._tree = tree
+        self._parser = parser
+        self._clock = clock
+
+    def sync(
+        self,
+        collections: list[CollectionConfig],
+        chunking: ChunkingConfig,
+        ingest: IngestConfig,
+        progress: Callable[[SyncProgress], None] | None = None,
+    ) -> SyncResult:
+        """Sync ``collections`` in order; per-file problems are reported, never raised."""
+        started = self._clock.now_ns()
+        results = [
+            _CollectionSync(
+                self._store, self._tree, self._parser, self._clock, collection, chunking, ingest
+            ).run(progress)
+            for collection in collections
+        ]
+        return SyncResult(
+            collections=results,
+            total_added=sum(r.added for r in results),
+            total_updated=sum(r.updated for r in results),
+            total_unchanged=sum(r.unchanged for r in results),
+            total_removed=sum(r.removed for r in results),
+            total_failed=sum(r.failed for r in results),
+            duration_ms=_ms(self._clock.now_ns() - started),
+        )
+
+
+def _ms(ns: int) -> float:
+    return max(0, ns) / 1e6
+
+
+@dataclass
+class _Batch:
+    """The pending batch of one collection; committed when full."""
+
+    store: DocumentStore
+    collection: str
+    size: int
+    upserts: list[IndexedDocument] = field(default_factory=list)
+    touched: list[SourceState] = field(default_factory=list)
+    deactivate: list[str] = field(default_factory=list)
+    failures: list[IngestFailure] = field(default_factory=list)
+    items: int = 0
+    chars: int = 0
+
+    def add_upsert(self, doc: IndexedDocument) -> None:
+        self.upserts.append(doc)
+        self.chars += len(doc.markdown)
+        self._added()
+
+    def add_touched(self, state: SourceState) -> None:
+        self.touched.append(state)
+        self._added()
+
+    def add_deactivate(self, rel_path: str) -> None:
+        self.deactivate.append(rel_path)
+        self._added()
+
+    def add_failure(self, failure: IngestFailure, *, deactivate: bool) -> None:
+        """Record ``failure``, in the same batch as the deactivation of the path's document."""
+        self.failures.append(failure)
+        if deactivate:
+            self.deactivate.append(failure.rel_path)
+            self.items += 1
+        self._added()
+
+    def _added(self) -> None:
+        self.items += 1
+        if self.items >= self.size or self.chars >= MAX_BATCH_CHARS:
+            self.commit()
+
+    def commit(self) -> None:
+        if not self.items:
+            return
+        self.store.apply_batch(
+            SyncBatch(
+                collection=self.collection,
+                upserts=tuple(self.upserts),
+                touched=tuple(self.touched),
+                deactivate=tuple(self.deactivate),
+                failures=tuple(self.failures),
+            )
+        )
+        self.upserts, self.touched, self.deactivate, self.failures = [], [], [], []
+        self.items = self.chars = 0
+
+
+class _CollectionSync:
+    """One collection's run: counters, the pending batch and the per-file decisions."""
+
+    def __init__(
+        self,
+        store: DocumentStore,
+        tree: SourceTree,
+        parser: FrontmatterParser,
+        clock: Clock,
+        collection: CollectionConfig,
+        chunking: ChunkingConfig,
+        ingest: IngestConfig,
+    ) -> None:
+        self.store = store
+        self.tree = tree
+        self.parser = parser
+        self.clock = clock
+        self.collection = collection
+        self.chunking = chunking
+        self.ingest = ingest
+        self.progress: Callable[[SyncProgress], None] | None = None
+        self.batch = _Batch(store, collection.name, ingest.batch_size)
+        self.added = self.updated = self.unchanged = self.removed = 0
+        self.reactivated = self.failed = 0
+        self.failures: list[SyncFailure] = []
+
+    def run(self, progress: Callable[[SyncProgress], None] | None) -> CollectionSyncResult:
+        self.progress = progress
+        started = self.clock.now_ns()
+        name = self.collection.name
+        try:
+            files = list(
+                self.tree.walk(
+                    self.collection.path,
+                    self.collection.pattern,
+                    self.collection.include,
+                    self.collection.exclude,
+                )
+            )
+        except GnoError as exc:
+            self.failed = 1
+            self.failures.append(SyncFailure(rel_path="", code=exc.code, message=exc.message))
+            return self._result(started)
+        states = self.store.source_states(name)
+        total = len(files)
+        self._report(0, total, "")
+        for done, source in enumerate(files, 1):
+            self._sync_file(source, states.get(source.rel_path))
+            if done % PROGRESS_EVERY == 0:
+                self._report(done, total, source.rel_path)
+        seen = {f.rel_path for f in files}
+        for rel_path in sorted(states):
+            if states[rel_path].active and rel_path not in seen:
+                self.batch.add_deactivate(rel_path)
+                self.removed += 1
+        self.batch.commit()
+        self._report(total, total, "")
+        return self._result(started)
+
+    def _sync_file(self, source: SourceFile, state: SourceState | None) -> None:
+        if state is not None and state.size == source.size and state.mtime_ns == source.mtime_ns:
+            if state.failed:
+                self.failed += 1
+                if state.active:  # a store that kept the old document: it is not current
+                    self.batch.add_deactivate(source.rel_path)
+                return
+            if state.active and state.ingest_version == INGEST_VERSION:
+                self.unchanged += 1
+                return
+        source_hash: str | None = None
+        try:
+            if source.size > self.ingest.max_file_bytes:
+                raise IngestError(
+                    TOO_LARGE,
+                    f"File is {source.size} bytes, over the {self.ingest.max_file_bytes}-byte "
+                    "limit (ingest.maxFileBytes)",
+                    rel_path=source.rel_path,
+                )
+            data = self.tree.read(source.abs_path, self.ingest.max_file_bytes)
+            source_hash = hashlib.sha256(data).hexdigest()
+            if (
+                state is not None
+                and state.active
+                and not state.failed
+                and state.source_hash == source_hash
+                and state.ingest_version == INGEST_VERSION
+            ):
+                self.batch.add_touched(
+                    SourceState(
+                        source.rel_path,
+                        source_hash,
+                        source.size,
+                        source.mtime_ns,
+                        True,
+                        INGEST_VERSION,
+                    )
+                )
+                self.unchanged += 1
+                return
+            doc = build_document(
+                self.collection,
+                source,
+                data,
+                self.parser,
+                self.chunking,
+                source_hash=source_hash,
+            )
+        except IngestError as exc:
+            self._fail(source, state, exc.reason, exc.message, source_hash)
+            return
+        except GnoError as exc:
+            code = str(exc.details.get("code") or UNREADABLE)
+            self._fail(source, state, code, exc.message, source_hash)
+            return
+        except Exception as exc:  # a bug on one file must not stop the sync of the others
+            self._fail(source, state, "RUNTIME", f"{type(exc).__name__}: {exc}", source_hash)
+            return
+        if state is None or state.failed:
+            self.added += 1
+        elif not state.active:
+            self.reactivated += 1
+        else:
+            self.updated += 1
+        self.batch.add_upsert(doc)
+
+    def _fail(
+        self,
+        source: SourceFile,
+        state: SourceState | None,
+        code: str,
+        message: str,
+        source_hash: str | None,
+    ) -> None:
+        self.failed += 1
+        self.failures.append(SyncFailure(rel_path=source.rel_path, code=code, message=message))
+        self.batch.add_failure(
+            IngestFailure(
+                collection=self.collection.name,
+                rel_path=source.rel_path,
+                code=code,
+                message=message,
+                source_hash=source_hash,
+                size=source.size,
+                mtime_ns=source.mtime_ns,
+            ),
+            deactivate=state is not None and state.active,
+        )
+
+    def _report(self, done: int, total: int, path: str) -> None:
+        if self.progress is not None:
+            self.progress(SyncProgress(self.collection.name, done, total, path))
+
+    def _result(self, started: int) -> CollectionSyncResult:
+        return CollectionSyncResult(
+            collection=self.collection.name,
+            added=self.added,
+            updated=self.updated,
+            unchanged=self.unchanged,
+            removed=self.removed,
+            reactivated=self.reactivated,
+            failed=self.failed,
+            failures=self.failures,
+            duration_ms=_ms(self.clock.now_ns() - started),
+        )

@@ -1,0 +1,113 @@
+"""The official MCP Python SDK (``mcp==2.3.0``) as an independent client over stdio, in each of
+its modes: ``legacy`` (initialize handshake), ``auto`` (server/discover probe, then modern) and
+``2026-07-28`` (envelope on every request, no probe)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, MCPError, StdioServerParameters
+
+REPO = Path(__file__).resolve().parents[2]
+FAKE_SERVER = str(Path(__file__).with_name("mcp_fakes.py"))
+MODES = ["legacy", "auto", "2026-07-28"]
+EXPECTED_VERSION = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}
+
+
+def run_client(mode: str, body: Callable[[Client], Awaitable[Any]], *args: str) -> Any:
+    params = StdioServerParameters(command=sys.executable, args=[FAKE_SERVER, *args], cwd=str(REPO))
+
+    async def main() -> Any:
+        async with Client(params, mode=mode, cache=None) as client:
+            return await body(client)
+
+    return asyncio.run(main())
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
+    async def body(client: Client) -> dict[str, Any]:
+        seen: dict[str, Any] = {"version": client.protocol_version}
+        seen["server"] = client.server_info.name if client.server_info else None
+        seen["tools"] = [t.name for t in (await client.list_tools()).tools]
+        search = await client.call_tool("gno_search", {"query": "foam", "limit": 1})
+        seen["search"] = (search.is_error, search.structured_content, search.content[0].text)  # type: ignore[union-attr]
+        got = await client.call_tool("gno_get", {"ref": "#a1b2c3d4", "fromLine": 3, "lineCount": 1})
+        seen["get"] = got.content[0].text  # type: ignore[union-attr]
+        for name, args in [
+            ("gno_multi_get", {"refs": ["#a1b2c3d4"]}),
+            ("gno_peek", {}),
+            ("gno_status", {}),
+            ("gno_list_tags", {}),
+        ]:
+            result = await client.call_tool(name, args)
+            assert not result.is_error and result.structured_content, name
+        missing = await client.call_tool("gno_get", {"ref": "#ffffff"})
+        seen["missing"] = (missing.is_error, missing.content[0].text)  # type: ignore[union-attr]
+        try:
+            await client.call_tool("gno_nope", {})
+        except MCPError as exc:
+            seen["unknown_tool"] = exc.code
+        seen["resources"] = [str(r.uri) for r in (await client.list_resources()).resources]
+        templates = (await client.list_resource_templates()).resource_templates
+        seen["templates"] = [t.uri_template for t in templates]
+        tags = await client.read_resource("gno://tags?prefix=work/")
+        seen["tags"] = json.loads(tags.contents[0].text)  # type: ignore[union-attr]
+        doc = await client.read_resource("gno://notes/alpha.md")
+        seen["doc"] = doc.contents[0].text  # type: ignore[union-attr]
+        try:
+            await client.read_resource("gno://notes/missing.md")
+        except MCPError as exc:
+            seen["missing_resource"] = (exc.code, exc.error.data)
+        return seen
+
+    seen = run_client(mode, body)
+    assert seen["version"] == EXPECTED_VERSION[mode]
+    if mode != "2026-07-28":  # that mode synthesizes discovery and never learns serverInfo
+        assert seen["server"] == "gno"
+    assert seen["tools"] == [
+        "gno_search",
+        "gno_get",
+        "gno_multi_get",
+        "gno_peek",
+        "gno_status",
+        "gno_list_tags",
+    ]
+    is_error, structured, text = seen["search"]
+    assert not is_error and structured["meta"]["totalResults"] == 1
+    assert text.startswith('Found 1 result for "foam"')
+    assert seen["get"] == "3: Foam notes link ideas."
+    assert seen["missing"] == (True, "Error: Document not found: #ffffff")
+    assert seen["unknown_tool"] == -32602
+    assert seen["resources"] == ["gno://tags"]
+    assert seen["templates"] == ["gno://{collection}/{path}", "gno://tags{?collection,prefix}"]
+    assert seen["tags"]["tags"] == [{"tag": "work/project", "count": 1}]
+    assert (
+        seen["doc"].startswith("<!--\n  URI: gno://notes/alpha.md\n")
+        and "\n1: # Alpha\n" in seen["doc"]
+    )
+    assert seen["missing_resource"] == (
+        -32602,
+        {"uri": "gno://notes/missing.md", "code": "NOT_FOUND"},
+    )
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_core_profile_through_the_sdk(mode: str) -> None:
+    async def body(client: Client) -> Any:
+        names = [t.name for t in (await client.list_tools()).tools]
+        try:
+            await client.call_tool("gno_status", {})
+        except MCPError as exc:
+            return names, exc.code
+        return names, None
+
+    names, code = run_client(mode, body, "--tool-profile", "core")
+    assert names == ["gno_search", "gno_get", "gno_multi_get"]
+    assert code == -32602
