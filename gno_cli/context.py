@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from gno_adapters.bootstrap import open_gno
-from gno_core.service import Gno
+if TYPE_CHECKING:
+    from gno_core.service import Gno
 
 
 @dataclass
@@ -25,6 +26,8 @@ class Context:
     @property
     def gno(self) -> Gno:
         if self._gno is None:
+            from gno_adapters.bootstrap import open_gno
+
             self._gno = open_gno(self.args.index, self.args.config)
         return self._gno
 

@@ -6,8 +6,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-import pydantic
-
 from gno_cli.context import Context
 from gno_cli.output import emit_json
 from gno_core import __version__
@@ -68,7 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except GnoError as exc:
         return _fail(ctx, exc)
-    except pydantic.ValidationError as exc:
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        import pydantic
+
+        if not isinstance(exc, pydantic.ValidationError):
+            raise
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors()
         )

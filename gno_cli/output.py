@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from gno_core.model import WireModel
+if TYPE_CHECKING:
+    from gno_core.model import WireModel
 
 
 def emit_json(payload: WireModel | dict[str, Any] | list[Any], out: TextIO | None = None) -> None:
-    data = payload.wire() if isinstance(payload, WireModel) else payload
+    data = payload if isinstance(payload, dict | list) else payload.wire()
     stream = out or sys.stdout
     stream.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
@@ -35,7 +36,7 @@ class Progress:
         self._stream = stream or sys.stderr
         self._enabled = enabled
         self._tty = self._stream.isatty()
-        self._last = 0.0
+        self._last = time.monotonic()  # short runs print nothing
         self._dirty = False
 
     def update(self, text: str) -> None:

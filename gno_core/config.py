@@ -5,27 +5,10 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
+from gno_core.defaults import DEFAULT_EXCLUDES, DEFAULT_PATTERN
 from gno_core.errors import ValidationError
 from gno_core.identity import normalize_collection_name
 
-DEFAULT_PATTERN = "**/*.md"
-DEFAULT_EXCLUDES: tuple[str, ...] = (
-    ".git",
-    "node_modules",
-    ".venv",
-    "venv",
-    ".idea",
-    ".vscode",
-    "dist",
-    "build",
-    "target",
-    "__pycache__",
-    ".mypy_cache",
-    ".pytest_cache",
-    ".DS_Store",
-    "Thumbs.db",
-    ".gno",
-)
 #: Extensions indexed as plain text when named in ``include`` (Markdown is native).
 TEXT_EXTENSIONS: frozenset[str] = frozenset(
     [

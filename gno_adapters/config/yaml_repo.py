@@ -23,6 +23,9 @@ class YamlConfigRepository:
 
     def __init__(self, path: Path) -> None:
         self._path = path
+        # (mtime_ns, size, inode) of the file the cached config was parsed from: a resident
+        # server must not re-parse YAML on every request, yet must see the user's edits.
+        self._cache: tuple[tuple[int, int, int], GnoConfig] | None = None
         self._yaml = YAML(typ="rt")
         self._yaml.default_flow_style = False
         self._yaml.indent(mapping=2, sequence=4, offset=2)
@@ -49,6 +52,22 @@ class YamlConfigRepository:
             raise ValidationError(f"Malformed YAML in {self._path}: {exc}") from exc
 
     def load(self) -> GnoConfig:
+        stamp = self._stamp()
+        if stamp is not None and self._cache is not None and self._cache[0] == stamp:
+            return self._cache[1].model_copy(deep=True)
+        config = self._parse()
+        if stamp is not None:
+            self._cache = (stamp, config.model_copy(deep=True))
+        return config
+
+    def _stamp(self) -> tuple[int, int, int] | None:
+        try:
+            st = self._path.stat()
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+    def _parse(self) -> GnoConfig:
         data = self._read()
         if data is None:
             return GnoConfig()
@@ -76,6 +95,7 @@ class YamlConfigRepository:
             buffer.write(HEADER)
         self._yaml.dump(doc, buffer)
         _atomic_write(self._path, buffer.getvalue())
+        self._cache = None
 
 
 def _plain(value: Any) -> Any:

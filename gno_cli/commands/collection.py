@@ -5,13 +5,17 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gno_cli.context import Context
 from gno_cli.output import emit, emit_json
-from gno_core.config import DEFAULT_EXCLUDES, DEFAULT_PATTERN, CollectionConfig
+from gno_core.defaults import DEFAULT_EXCLUDES, DEFAULT_PATTERN
 from gno_core.errors import PathNotFoundError
 from gno_core.identity import normalize_collection_name
 from gno_core.roots import check_collection_root, default_collection_name
+
+if TYPE_CHECKING:
+    from gno_cli.context import Context
+    from gno_core.config import CollectionConfig
 
 
 def _csv(value: str) -> list[str]:
@@ -58,6 +62,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _collection_from(args: argparse.Namespace) -> CollectionConfig:
+    from gno_core.config import CollectionConfig
+
     path = Path(args.path).expanduser()
     if not path.is_dir():
         raise PathNotFoundError(f"Folder not found: {args.path}", details={"path": args.path})

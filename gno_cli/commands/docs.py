@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from gno_cli.context import Context
 from gno_cli.output import emit, emit_json, number_lines
+
+if TYPE_CHECKING:
+    from gno_cli.context import Context
 
 GLOB_CHARS = set("*?[")
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
 
-from gno_cli.context import Context
 from gno_core.errors import ValidationError
+
+if TYPE_CHECKING:
+    from gno_cli.context import Context
 
 PROFILES = ("core", "full")
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from gno_cli.context import Context
 from gno_cli.output import emit, emit_json
-from gno_core.model import SearchResults
-from gno_core.model.requests import SearchRequest
+
+if TYPE_CHECKING:
+    from gno_cli.context import Context
+    from gno_core.model import SearchResults
+    from gno_core.model.requests import SearchRequest
 
 
 def _csv(value: str) -> list[str]:
@@ -47,6 +50,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def request_from(args: argparse.Namespace) -> SearchRequest:
+    from gno_core.model.requests import SearchRequest
+
     limit = args.limit if args.limit is not None else (20 if args.json or args.files else 5)
     return SearchRequest(
         query=args.query,

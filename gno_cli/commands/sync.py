@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from gno_core.sync import SyncProgress
-
-from gno_cli.context import Context
 from gno_cli.output import Progress, emit, emit_json
+
+if TYPE_CHECKING:
+    from gno_cli.context import Context
+    from gno_core.sync import SyncProgress
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

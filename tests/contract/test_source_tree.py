@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gno_adapters.files.walker import LocalSourceTree, compile_glob
-from gno_core.config import DEFAULT_EXCLUDES, DEFAULT_PATTERN
+from gno_core.defaults import DEFAULT_EXCLUDES, DEFAULT_PATTERN
 from gno_core.errors import GnoError
 from gno_core.ports.files import SourceTree
 

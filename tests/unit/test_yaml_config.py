@@ -52,3 +52,15 @@ def test_paths_env_overrides(tmp_path: Path) -> None:
     assert resolve_paths(None, None, env).config_file == tmp_path / "c" / "index.yml"
     xdg = resolve_paths(None, None, {"HOME": str(tmp_path)})
     assert xdg.data_dir == tmp_path / ".local" / "share" / "gno"
+
+
+def test_cached_config_sees_external_edits(tmp_path: Path) -> None:
+    path = tmp_path / "index.yml"
+    repo = YamlConfigRepository(path)
+    repo.save(GnoConfig())
+    first = repo.load()
+    first.collections.append(CollectionConfig(name="mutated", path="/x"))
+    assert repo.load().collections == [], "callers must not be able to mutate the cache"
+    other = YamlConfigRepository(path)
+    other.save(GnoConfig(collections=[CollectionConfig(name="b", path="/tmp/b")]))
+    assert [c.name for c in repo.load().collections] == ["b"]
