@@ -121,9 +121,7 @@ def build_document(
             try:
                 front = dict(parser.parse(yaml))
             except GnoError as exc:
-                raise IngestError(
-                    FRONTMATTER, f"Malformed frontmatter: {exc.message}", rel_path=rel_path
-                ) from exc
+                raise IngestError(FRONTMATTER, exc.message, rel_path=rel_path) from exc
         stem = posixpath.splitext(name)[0] or name
         meta = document_meta(front, body, stem, detect_language(body))
     else:

@@ -22,7 +22,7 @@ def run_update(ctx: Context) -> int:
     progress = Progress(enabled=not ctx.quiet)
 
     def report(p: SyncProgress) -> None:
-        progress.update(f"{p.collection}: {p.done} files ({p.path})")
+        progress.update(f"{p.collection}: {p.done}/{p.total} files  {p.path}")
 
     result = ctx.gno.sync(ctx.args.collections or None, report)
     progress.done()
