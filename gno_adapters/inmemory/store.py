@@ -1,14 +1,18 @@
-"""``InMemoryStore``: the document store and lexical index as plain Python, for fast tests.
+"""``InMemoryStore``: the document store, lexical and vector index as plain Python, for tests.
 
-A first-class fake: it implements ``DocumentStore`` and ``LexicalIndex`` with the same rules
-as ``ApswStore`` (the contract suites in ``tests/contract`` run against both), keeping
-documents in dicts and scoring with an FTS5-compatible BM25 (see ``bm25.py``).
+A first-class fake: it implements ``DocumentStore``, ``LexicalIndex`` and ``VectorIndex`` with
+the same rules as ``ApswStore`` (the contract suites in ``tests/contract`` run against both),
+keeping documents in dicts, scoring with an FTS5-compatible BM25 (see ``bm25.py``) and
+searching vectors exactly.
 """
 
 from __future__ import annotations
 
+import math
 import time
 import unicodedata
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Self
@@ -26,9 +30,11 @@ from gno_core.domain import (
     StoredDocument,
     SyncBatch,
 )
-from gno_core.errors import DuplicateError
+from gno_core.errors import DuplicateError, ValidationError
 from gno_core.identity import make_docid
 from gno_core.ports.clock import Clock
+from gno_core.ports.embedder import Vector, dot
+from gno_core.ports.vectors import ChunkVector, PendingChunk, VectorHit
 from gno_core.retrieval.dates import iso_from_ns, parse_document_date
 from gno_core.retrieval.query import Clause, LexicalQuery, Phrase, Term, words_of
 from gno_core.text.cjk import SEGMENTER_ID
@@ -75,6 +81,8 @@ class InMemoryStore:
         self._failures: dict[tuple[str, str], FailureRecord] = {}
         self._failure_seq: dict[tuple[str, str], int] = {}
         self._seq = 0
+        # fingerprint -> (mirror_hash, seq) -> vector
+        self._vectors: dict[str, dict[tuple[str, int], Vector]] = {}
         self.closed = False
 
     def close(self) -> None:
@@ -149,7 +157,10 @@ class InMemoryStore:
     def _upsert(self, item: IndexedDocument, now: str) -> None:
         key = (item.collection, item.rel_path)
         self._content[item.mirror_hash] = item.markdown
-        self._chunks[item.mirror_hash] = tuple(sorted(item.chunks, key=lambda c: c.seq))
+        chunks = tuple(sorted(item.chunks, key=lambda c: c.seq))
+        if self._chunks.get(item.mirror_hash) != chunks:
+            self._drop_vectors({item.mirror_hash})
+        self._chunks[item.mirror_hash] = chunks
         doc = StoredDocument(
             collection=item.collection,
             rel_path=item.rel_path,
@@ -180,9 +191,18 @@ class InMemoryStore:
 
     def _collect_garbage(self) -> None:
         used = {row.doc.mirror_hash for row in self._rows.values()}
-        for mirror in [m for m in self._content if m not in used]:
+        gone = {m for m in self._content if m not in used}
+        for mirror in gone:
             del self._content[mirror]
             self._chunks.pop(mirror, None)
+        self._drop_vectors(gone)
+
+    def _drop_vectors(self, mirrors: set[str]) -> None:
+        if not mirrors:
+            return
+        for space in self._vectors.values():
+            for key in [k for k in space if k[0] in mirrors]:
+                del space[key]
 
     def _active(self) -> list[StoredDocument]:
         docs = [r.doc for r in self._rows.values() if r.doc.active]
@@ -221,19 +241,26 @@ class InMemoryStore:
         docs = sorted(self._active(), key=lambda d: -d.source_mtime_ns)  # stable: ties stay sorted
         return docs[: max(limit, 0)]
 
-    def counts(self) -> list[IndexCounts]:
+    def counts(self, fingerprint: str | None = None) -> list[IndexCounts]:
         names = sorted({c for c, _ in self._rows} | {c for c, _ in self._failures})
+        space = self._vectors.get(fingerprint or "", {})
         out = []
         for name in names:
             rows = [r for (c, _), r in self._rows.items() if c == name]
             active = [r for r in rows if r.doc.active]
+            embedded = sum(
+                1
+                for r in active
+                for c in self._chunks.get(r.doc.mirror_hash, ())
+                if (r.doc.mirror_hash, c.seq) in space
+            )
             out.append(
                 IndexCounts(
                     collection=name,
                     documents=len(active),
                     inactive=len(rows) - len(active),
                     chunks=sum(len(self._chunks.get(r.doc.mirror_hash, ())) for r in active),
-                    embedded=0,
+                    embedded=embedded,
                     failed=sum(1 for c, _ in self._failures if c == name),
                 )
             )
@@ -337,6 +364,102 @@ class InMemoryStore:
             scored.append((score, row.doc))
         scored.sort(key=lambda sd: (-sd[0], sd[1].collection, sd[1].rel_path))
         return [LexicalHit(doc, score) for score, doc in scored[:limit]]
+
+    # -- VectorIndex ---------------------------------------------------------------------------
+
+    @property
+    def vector_backend(self) -> str:
+        return "exact"
+
+    def _active_mirrors(self, collections: tuple[str, ...] | None) -> dict[str, str | None]:
+        """Mirror hash -> title of its first active document (of ``collections``)."""
+        out: dict[str, str | None] = {}
+        for doc in self._active():
+            if collections is None or doc.collection in collections:
+                out.setdefault(doc.mirror_hash, doc.meta.title)
+        return out
+
+    def pending_chunks(
+        self,
+        fingerprint: str,
+        limit: int,
+        *,
+        collections: tuple[str, ...] | None = None,
+        after: tuple[str, int] | None = None,
+    ) -> list[PendingChunk]:
+        space = self._vectors.get(fingerprint, {})
+        start = after or ("", -1)
+        out: list[PendingChunk] = []
+        for mirror, title in sorted(self._active_mirrors(collections or None).items()):
+            for c in self._chunks.get(mirror, ()):
+                if (mirror, c.seq) > start and (mirror, c.seq) not in space:
+                    out.append(PendingChunk(mirror, c.seq, c.text, c.start_line, title))
+        return out[: max(limit, 0)]
+
+    def put_vectors(self, fingerprint: str, model_id: str, vectors: Sequence[ChunkVector]) -> None:
+        if not vectors:
+            return
+        dims = len(vectors[0].vector)
+        space = self._vectors.get(fingerprint)
+        known = len(next(iter(space.values()))) if space else dims
+        if any(len(v.vector) != dims for v in vectors) or known != dims:
+            raise ValidationError("vectors of one space must all have the same length")
+        space = self._vectors.setdefault(fingerprint, {})
+        for item in vectors:
+            seqs = {c.seq for c in self._chunks.get(item.mirror_hash, ())}
+            if item.seq in seqs:
+                space[(item.mirror_hash, item.seq)] = array("f", item.vector)
+
+    def delete_vectors(self, fingerprint: str, collections: tuple[str, ...] | None = None) -> int:
+        space = self._vectors.get(fingerprint, {})
+        mirrors = None
+        if collections:
+            mirrors = {r.doc.mirror_hash for (c, _), r in self._rows.items() if c in collections}
+        doomed = [k for k in space if mirrors is None or k[0] in mirrors]
+        for key in doomed:
+            del space[key]
+        return len(doomed)
+
+    def vector_count(self, fingerprint: str) -> int:
+        space = self._vectors.get(fingerprint, {})
+        active = self._active_mirrors(None)
+        return sum(1 for mirror, _ in space if mirror in active)
+
+    def chunk_vectors(self, mirror_hash: str, fingerprint: str) -> list[tuple[int, Vector]]:
+        space = self._vectors.get(fingerprint, {})
+        return sorted((seq, v) for (m, seq), v in space.items() if m == mirror_hash)
+
+    def nearest(
+        self, query: Vector, fingerprint: str, filters: SearchFilters, limit: int
+    ) -> list[VectorHit]:
+        space = self._vectors.get(fingerprint, {})
+        if not space or limit <= 0:
+            return []
+        dims = len(next(iter(space.values())))
+        if len(query) != dims:
+            raise ValidationError(f"query vector has {len(query)} dimensions; the index has {dims}")
+        excluded = [
+            u
+            for u in map(bm25.compile_clause, exclusion_clauses(filters.exclude_terms))
+            if u is not None
+        ]
+        qnorm = math.sqrt(dot(query, query))
+        best: dict[str, tuple[float, int]] = {}
+        for (mirror, seq), vector in space.items():
+            norm = math.sqrt(dot(vector, vector)) * qnorm
+            distance = 1.0 - (dot(vector, query) / norm if norm > 0 else 0.0)
+            if mirror not in best or (distance, seq) < best[mirror]:
+                best[mirror] = (distance, seq)
+        hits: list[VectorHit] = []
+        for row in self._rows.values():
+            found = best.get(row.doc.mirror_hash)
+            if found is None or not row.doc.active or not _eligible(row, filters):
+                continue
+            if any(bm25.phrase_count(f, u) for u in excluded for f in row.fields):
+                continue
+            hits.append(VectorHit(row.doc, found[1], found[0]))
+        hits.sort(key=lambda h: (h.distance, h.document.collection, h.document.rel_path))
+        return hits[:limit]
 
 
 def _fold(value: str) -> str:

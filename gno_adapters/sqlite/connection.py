@@ -53,3 +53,21 @@ def write_transaction(conn: apsw.Connection) -> Iterator[None]:
             conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+def load_vector_extension(conn: apsw.Connection) -> str | None:
+    """Load sqlite-vec into ``conn``; returns its version, or None when it cannot be loaded
+    (package missing, platform without a build, SQLite without extension loading). Callers then
+    fall back to exact search over the stored vectors."""
+    try:
+        import sqlite_vec
+
+        conn.enable_load_extension(True)
+        try:
+            conn.load_extension(sqlite_vec.loadable_path())
+        finally:
+            conn.enable_load_extension(False)
+        row = conn.execute("SELECT vec_version()").fetchone()
+    except (ImportError, OSError, AttributeError, apsw.Error):
+        return None
+    return str(row[0]) if row else None

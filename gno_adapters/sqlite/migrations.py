@@ -119,9 +119,51 @@ def _m0002_documents_fts(conn: apsw.Connection) -> None:
     )
 
 
+def _m0003_content_vectors(conn: apsw.Connection) -> None:
+    # ``content_vectors`` is the source of truth (float32 little-endian blobs); each vector
+    # space also gets a sqlite-vec ``vec0`` table (named in ``vector_spaces``) holding copies
+    # under rowid = ``content_vectors.id``, created and rebuilt at run time because the
+    # extension may be missing when migrations run. Vectors follow their chunk (cascade).
+    # Deleted ids are queued in ``vector_tombstones`` by a trigger on the plain table, so
+    # deleting never needs the extension; the next write that has it replays them on vec0.
+    conn.execute(
+        """
+        CREATE TABLE vector_spaces (
+            fingerprint TEXT PRIMARY KEY,
+            model_id TEXT NOT NULL,
+            dimensions INTEGER NOT NULL,
+            vec_table TEXT NOT NULL UNIQUE,
+            vec_synced INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE content_vectors (
+            id INTEGER PRIMARY KEY,
+            mirror_hash TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            fingerprint TEXT NOT NULL,
+            embedding BLOB NOT NULL,
+            embedded_at TEXT NOT NULL,
+            UNIQUE (fingerprint, mirror_hash, seq),
+            FOREIGN KEY (mirror_hash, seq) REFERENCES chunks(mirror_hash, seq) ON DELETE CASCADE
+        );
+        CREATE INDEX content_vectors_chunk ON content_vectors(mirror_hash, seq);
+        CREATE TABLE vector_tombstones (
+            fingerprint TEXT NOT NULL,
+            id INTEGER NOT NULL,
+            PRIMARY KEY (fingerprint, id)
+        ) WITHOUT ROWID;
+        CREATE TRIGGER content_vectors_deleted AFTER DELETE ON content_vectors BEGIN
+            INSERT OR IGNORE INTO vector_tombstones(fingerprint, id)
+            VALUES (old.fingerprint, old.id);
+        END;
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_documents", _m0001_documents),
     Migration(2, "0002_documents_fts", _m0002_documents_fts),
+    Migration(3, "0003_content_vectors", _m0003_content_vectors),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -172,7 +172,7 @@ class StoreReads:
             (max(limit, 0),),
         )
 
-    def counts(self) -> list[IndexCounts]:
+    def counts(self, fingerprint: str | None = None) -> list[IndexCounts]:
         per: dict[str, list[int]] = {}
 
         def slot(name: str) -> list[int]:
@@ -189,6 +189,15 @@ class StoreReads:
             "ON c.mirror_hash = d.mirror_hash WHERE d.active = 1 GROUP BY d.collection",
         ):
             slot(name)[2] = n
+        if fingerprint is not None:
+            for name, n in self._rows(
+                "counting embedded chunks",
+                "SELECT d.collection, COUNT(*) FROM documents d JOIN content_vectors v "
+                "ON v.mirror_hash = d.mirror_hash WHERE d.active = 1 AND v.fingerprint = ? "
+                "GROUP BY d.collection",
+                (fingerprint,),
+            ):
+                slot(name)[3] = n
         for name, n in self._rows(
             "counting failures",
             "SELECT collection, COUNT(*) FROM ingest_errors GROUP BY collection",

@@ -1,4 +1,5 @@
-"""``ApswStore``: the SQLite index (APSW + FTS5) as a ``DocumentStore`` and ``LexicalIndex``.
+"""``ApswStore``: the SQLite index (APSW + FTS5 + sqlite-vec) as a ``DocumentStore``,
+``LexicalIndex`` and ``VectorIndex``.
 
 One file per index, WAL mode, one writer at a time (``BEGIN IMMEDIATE`` per batch), readers
 concurrent. Every public method translates SQLite failures into ``RUNTIME`` at this edge.
@@ -16,10 +17,10 @@ from typing import Self
 import apsw
 
 from gno_adapters.sqlite import lexical
-from gno_adapters.sqlite.connection import connect, write_transaction
+from gno_adapters.sqlite.connection import connect, load_vector_extension, write_transaction
 from gno_adapters.sqlite.errors import translate_errors
 from gno_adapters.sqlite.migrations import migrate
-from gno_adapters.sqlite.reads import StoreReads
+from gno_adapters.sqlite.vectors import StoreVectors
 from gno_core.domain import Chunk, IndexedDocument, IngestFailure, SourceState, SyncBatch
 from gno_core.errors import DuplicateError
 from gno_core.ports.clock import Clock
@@ -40,25 +41,33 @@ class _SystemClock:
         return time.time_ns()
 
 
-class ApswStore(StoreReads):
-    """The document store and BM25 index of one SQLite index file."""
+class ApswStore(StoreVectors):
+    """The document store, BM25 index and vector index of one SQLite index file."""
 
-    def __init__(self, conn: apsw.Connection, clock: Clock | None = None) -> None:
+    def __init__(
+        self, conn: apsw.Connection, clock: Clock | None = None, vec_version: str | None = None
+    ) -> None:
         self._conn = conn
         self._clock: Clock = clock or _SystemClock()
+        self._vec_version = vec_version
         self._closed = False
 
     @classmethod
-    def open(cls, path: str, clock: Clock | None = None) -> ApswStore:
-        """Open (creating and migrating when needed) the index at ``path``."""
+    def open(
+        cls, path: str, clock: Clock | None = None, *, vector_extension: bool = True
+    ) -> ApswStore:
+        """Open (creating and migrating when needed) the index at ``path``. sqlite-vec is
+        loaded when ``vector_extension`` is set and it can be; without it vector search is
+        exact (same results, slower on large indexes)."""
         with translate_errors(f"opening the index {path}"):
             conn = connect(path)
             try:
                 migrate(conn)
+                vec_version = load_vector_extension(conn) if vector_extension else None
             except BaseException:
                 conn.close()
                 raise
-        return cls(conn, clock)
+        return cls(conn, clock, vec_version)
 
     def close(self) -> None:
         if not self._closed:
@@ -119,12 +128,19 @@ class ApswStore(StoreReads):
             "INSERT INTO content(mirror_hash, markdown) VALUES (?, ?) ON CONFLICT DO NOTHING",
             (item.mirror_hash, item.markdown),
         )
-        conn.execute("DELETE FROM chunks WHERE mirror_hash = ?", (item.mirror_hash,))
-        conn.executemany(
-            "INSERT INTO chunks(mirror_hash, seq, pos, text, start_line, end_line, language, "
-            "token_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [_chunk_row(item.mirror_hash, c) for c in item.chunks],
-        )
+        chunk_rows = [_chunk_row(item.mirror_hash, c) for c in item.chunks]
+        stored = conn.execute(
+            "SELECT mirror_hash, seq, pos, text, start_line, end_line, language, token_count "
+            "FROM chunks WHERE mirror_hash = ? ORDER BY seq",
+            (item.mirror_hash,),
+        ).fetchall()
+        if stored != chunk_rows:  # rewriting identical chunks would drop their vectors
+            conn.execute("DELETE FROM chunks WHERE mirror_hash = ?", (item.mirror_hash,))
+            conn.executemany(
+                "INSERT INTO chunks(mirror_hash, seq, pos, text, start_line, end_line, language, "
+                "token_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                chunk_rows,
+            )
         meta = item.meta
         values = (
             item.abs_path,

@@ -10,8 +10,10 @@ from gno_core.ports.clock import Clock
 from gno_core.ports.config import ConfigRepository
 from gno_core.ports.embedder import Embedder
 from gno_core.ports.files import FrontmatterParser, SourceTree
+from gno_core.ports.reranker import Reranker
 from gno_core.ports.resident import ResidentProbe
 from gno_core.ports.store import DocumentStore, IndexStore, LexicalIndex, StoreProvider
+from gno_core.ports.vectors import VectorIndex
 
 __all__ = [
     "Clock",
@@ -21,7 +23,9 @@ __all__ = [
     "FrontmatterParser",
     "IndexStore",
     "LexicalIndex",
+    "Reranker",
     "ResidentProbe",
     "SourceTree",
     "StoreProvider",
+    "VectorIndex",
 ]

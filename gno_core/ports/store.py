@@ -1,4 +1,5 @@
-"""Ports: the document store (what sync writes, what reads return) and the lexical index."""
+"""Ports: the document store (what sync writes, what reads return), the lexical index, and the
+index store combining them with the vector index."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from gno_core.domain import (
     StoredDocument,
     SyncBatch,
 )
+from gno_core.ports.vectors import VectorIndex
 from gno_core.retrieval.query import LexicalQuery
 
 
@@ -70,9 +72,10 @@ class DocumentStore(Protocol):
         """Active documents, most recently modified first (ties by collection, path)."""
         ...
 
-    def counts(self) -> list[IndexCounts]:
+    def counts(self, fingerprint: str | None = None) -> list[IndexCounts]:
         """Per-collection counts of active documents, inactive documents, chunks of active
-        documents, embedded chunks and failed sources, ordered by collection name."""
+        documents, chunks of active documents embedded for ``fingerprint`` (0 when None) and
+        failed sources, ordered by collection name."""
         ...
 
     def recent_failures(self, limit: int) -> list[FailureRecord]:
@@ -113,8 +116,9 @@ class LexicalIndex(Protocol):
         ...
 
 
-class IndexStore(DocumentStore, LexicalIndex, Protocol):
-    """One index: a document store and its lexical index over the same documents."""
+class IndexStore(DocumentStore, LexicalIndex, VectorIndex, Protocol):
+    """One index: a document store, its lexical index and its vector index over the same
+    documents."""
 
     def close(self) -> None:
         """Release the underlying resources; idempotent."""

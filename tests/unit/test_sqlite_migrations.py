@@ -21,7 +21,7 @@ def test_migrations_are_numbered_in_order_with_unique_wire_names() -> None:
     for m in MIGRATIONS:
         assert m.name.startswith(f"{m.version:04d}_")
     # Wire names are contracts: these may never change.
-    assert names[:2] == ["0001_documents", "0002_documents_fts"]
+    assert names[:3] == ["0001_documents", "0002_documents_fts", "0003_content_vectors"]
 
 
 def test_fresh_database_is_migrated_to_the_latest_version(tmp_path: Path) -> None:
