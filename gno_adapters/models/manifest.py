@@ -1,0 +1,96 @@
+"""The manifest of a pulled model: which files it has, their checksums and where they came from.
+
+Stored as ``<cache>/models/<role>/<name>/manifest.json`` and written last (write-then-rename), so
+a model directory with a manifest is a complete one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+MANIFEST_NAME = "manifest.json"
+_SCHEMA = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestFile:
+    path: str
+    sha256: str
+    size: int
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    role: str
+    name: str
+    model_id: str
+    source: str
+    pulled_at: str
+    files: tuple[ManifestFile, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": _SCHEMA,
+            "role": self.role,
+            "name": self.name,
+            "modelId": self.model_id,
+            "source": self.source,
+            "pulledAt": self.pulled_at,
+            "files": [
+                {"path": f.path, "sha256": f.sha256, "size": f.size, "url": f.url}
+                for f in self.files
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Manifest:
+        return cls(
+            role=str(data["role"]),
+            name=str(data["name"]),
+            model_id=str(data["modelId"]),
+            source=str(data.get("source", "")),
+            pulled_at=str(data.get("pulledAt", "")),
+            files=tuple(
+                ManifestFile(str(f["path"]), str(f["sha256"]), int(f["size"]), f.get("url"))
+                for f in data.get("files", [])
+            ),
+        )
+
+    def file(self, path: str) -> ManifestFile | None:
+        return next((f for f in self.files if f.path == path), None)
+
+
+def read_manifest(model_dir: Path) -> Manifest | None:
+    """The manifest in ``model_dir``, or None when absent or unreadable (an incomplete pull)."""
+    try:
+        data = json.loads((model_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
+        return Manifest.from_json(data)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def write_manifest(model_dir: Path, manifest: Manifest) -> None:
+    """Write ``manifest`` atomically into ``model_dir``."""
+    atomic_write(model_dir / MANIFEST_NAME, json.dumps(manifest.to_json(), indent=2).encode())
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same directory and a rename,
+    so readers see the old file or the new one, never a torn one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,25 @@
+"""Shared helpers for embedding tests: one ONNX embedder per test process, built into a temp cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gno_adapters.models import ModelStore
+from gno_adapters.onnx import OnnxEmbedder
+from gno_adapters.onnx.graph_cache import Precision
+from gno_core.models import ModelRole
+
+
+def models_dir(factory: pytest.TempPathFactory) -> Path:
+    """A models cache shared by every test of this process (the built graph is reused)."""
+    return factory.getbasetemp() / "gno-models"
+
+
+def new_onnx_embedder(
+    factory: pytest.TempPathFactory, *, precision: Precision = "fp32"
+) -> OnnxEmbedder:
+    """A fresh, unloaded embedder of the bundled default model."""
+    location = ModelStore(models_dir(factory)).resolve(ModelRole.EMBED)
+    return OnnxEmbedder(location, precision=precision)
