@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gno_adapters.clock import SystemClock
 from gno_adapters.config import GnoPaths, YamlConfigRepository, resolve_paths
@@ -13,6 +14,11 @@ from gno_adapters.resident import PidFileResidentProbe
 from gno_adapters.sqlite import ApswStore
 from gno_core.errors import NotFoundError
 from gno_core.service import Gno
+
+if TYPE_CHECKING:
+    from gno_core.model import ResidentStatus
+
+ResidentStatusSource = Callable[[], "ResidentStatus"]
 
 
 class ApswStoreProvider:
@@ -39,19 +45,26 @@ def open_gno(
     *,
     env: Mapping[str, str] | None = None,
     mode: str = "direct-cli",
+    resident_status: ResidentStatusSource | None = None,
 ) -> Gno:
     """Build the facade for ``index`` (default ``default``). Cheap: nothing is opened until an
-    operation needs it."""
+    operation needs it. A resident gateway passes ``resident_status`` so that ``status``
+    reports it."""
     paths = resolve_paths(index, config_path, env)
-    return _build(paths, env, mode)
+    return _build(paths, env, mode, resident_status)
 
 
-def _build(paths: GnoPaths, env: Mapping[str, str] | None, mode: str) -> Gno:
+def _build(
+    paths: GnoPaths,
+    env: Mapping[str, str] | None,
+    mode: str,
+    resident_status: ResidentStatusSource | None = None,
+) -> Gno:
     def open_other(name: str) -> Gno:
         other = resolve_paths(name, None, env)
         if not other.db_path.is_file():
             raise NotFoundError(f"Index not found: {name}", details={"index": name})
-        return _build(other, env, mode)
+        return _build(other, env, mode, resident_status)
 
     return Gno(
         index_name=paths.index_name,
@@ -63,4 +76,5 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None, mode: str) -> Gno:
         resident=PidFileResidentProbe(paths.pid_file),
         open_index=open_other,
         mode=mode,
+        resident_status=resident_status,
     )

@@ -1,6 +1,9 @@
-"""The user's configuration as validated values: collections, chunking and ingest limits."""
+"""The user's configuration as validated values: collections, chunking, ingest limits and the
+resident gateway."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
@@ -120,11 +123,34 @@ class IngestConfig(_Model):
     batch_size: int = Field(default=500, ge=1, le=100_000)
 
 
+class GatewayConfig(_Model):
+    """The resident HTTP gateway (``gno serve`` / ``gno daemon``); flags override each key.
+    Read once when the listener starts."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=3000, ge=0, le=65535)
+    tool_profile: Literal["core", "full"] = "full"
+    enable_write: bool = False
+    #: Bearer token file (owner-only); a configured path that is missing is generated.
+    token_file: str | None = None
+    #: Exact ``Host`` values and HTTP(S) ``Origin`` values accepted besides the loopback defaults.
+    allowed_hosts: list[str] = Field(default_factory=list)
+    allowed_origins: list[str] = Field(default_factory=list)
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
+    #: Requests per minute per socket peer; 0 turns the limit off.
+    rate_limit_per_minute: int = Field(default=120, ge=0)
+    max_active_requests: int = Field(default=64, ge=1)
+    max_queued_requests: int = Field(default=16, ge=0)
+    max_sessions: int = Field(default=32, ge=1)
+    session_idle_seconds: float = Field(default=300.0, gt=0)
+
+
 class GnoConfig(_Model):
     version: int = 1
     collections: list[CollectionConfig] = Field(default_factory=list)
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
     ingest: IngestConfig = Field(default_factory=IngestConfig)
+    gateway: GatewayConfig = Field(default_factory=GatewayConfig)
 
     def collection(self, name: str) -> CollectionConfig | None:
         key = name.strip().lower()

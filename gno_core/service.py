@@ -45,20 +45,28 @@ from gno_core.model import (
     TagsList,
     TagsMeta,
 )
-from gno_core.model.requests import SearchRequest
+from gno_core.model.embedding import EmbedResult, IndexResult
+from gno_core.model.requests import QueryRequest, SearchRequest
+from gno_core.model.similar import SimilarResults
 from gno_core.model.status import ResidentMode
+from gno_core.embedding import DEFAULT_BATCH_SIZE, EmbedProgress, EmbedService
 from gno_core.ports import (
     Clock,
     ConfigRepository,
+    Embedder,
     FrontmatterParser,
     IndexStore,
+    Reranker,
     ResidentProbe,
     SourceTree,
     StoreProvider,
 )
 from gno_core.retrieval.dates import iso_from_ns, parse_bound, parse_document_date
+from gno_core.retrieval.hybrid import HybridSearch
 from gno_core.retrieval.query import parse_query, words_of
+from gno_core.retrieval.results import ResultBuilder
 from gno_core.retrieval.snippets import best_passage
+from gno_core.retrieval.vector import VectorSearch, require_embedder
 from gno_core.sync import SyncProgress, SyncService
 
 RECENCY_WORDS = frozenset({"latest", "newest", "recent", "recently", "today", "yesterday"})
@@ -94,6 +102,9 @@ class Gno:
         resident: ResidentProbe,
         open_index: Callable[[str], Gno] | None = None,
         mode: str = "direct-cli",
+        embedder: Embedder | None = None,
+        reranker: Reranker | None = None,
+        resident_status: Callable[[], ResidentStatus] | None = None,
     ) -> None:
         self.index_name = index_name
         self._config = config
@@ -104,6 +115,12 @@ class Gno:
         self._resident = resident
         self._open_index = open_index
         self._mode = mode
+        # Optional models: without an embedder retrieval is keyword-only (``bm25_only``);
+        # without a reranker hybrid results are not reranked.
+        self._embedder = embedder
+        self._reranker = reranker
+        # A resident gateway reports its own uptime, port and admission state in ``status``.
+        self._resident_status = resident_status
         self._store: IndexStore | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -196,7 +213,102 @@ class Gno:
         service = SyncService(self.store, self._tree, self._frontmatter, self._clock)
         return service.sync(chosen, config.chunking, config.ingest, progress)
 
+    def _collection_names(self, collections: list[str] | None) -> tuple[str, ...] | None:
+        if not collections:
+            return None
+        config = self._config.load()
+        return tuple(self._require_collection(config, n).name for n in collections)
+
+    # -- embedding -----------------------------------------------------------------------------
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedding model vectors are made and searched with (None: none available)."""
+        return self._embedder
+
+    def embed(
+        self,
+        collections: list[str] | None = None,
+        *,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        force: bool = False,
+        dry_run: bool = False,
+        progress: Callable[[EmbedProgress], None] | None = None,
+    ) -> EmbedResult:
+        """Embed the chunks that have no vector for the current model (all with ``force``),
+        committing batch by batch; raises ``MODEL_UNAVAILABLE`` without a model."""
+        embedder = require_embedder(self._embedder)
+        names = self._collection_names(collections)
+        service = EmbedService(self.store, embedder, self._clock)
+        return service.run(
+            names, batch_size=batch_size, force=force, dry_run=dry_run, progress=progress
+        )
+
+    def index(
+        self,
+        collections: list[str] | None = None,
+        *,
+        embed: bool = True,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        sync_progress: Callable[[SyncProgress], None] | None = None,
+        embed_progress: Callable[[EmbedProgress], None] | None = None,
+    ) -> IndexResult:
+        """Sync, then embed what the sync left without vectors."""
+        synced = self.sync(collections, sync_progress)
+        if not embed:
+            return IndexResult(
+                sync_result=synced, embed_skipped=True, embed_skip_reason="--no-embed"
+            )
+        if self._embedder is None:
+            return IndexResult(
+                sync_result=synced,
+                embed_skipped=True,
+                embed_skip_reason="no embedding model available",
+            )
+        result = self.embed(collections, batch_size=batch_size, progress=embed_progress)
+        return IndexResult(sync_result=synced, embed_skipped=False, embed_result=result)
+
     # -- retrieval -----------------------------------------------------------------------------
+
+    def vsearch(self, request: SearchRequest) -> SearchResults:
+        """Vector search: the documents nearest the query by meaning (filters first). Raises
+        ``MODEL_UNAVAILABLE`` without an embedder and ``RUNTIME`` when nothing is embedded."""
+        embedder = require_embedder(self._embedder)
+        filters = self._filters(self._config.load(), request)
+        searcher = VectorSearch(self.store, embedder, ResultBuilder(self.index_name))
+        return searcher.vsearch(request, filters)
+
+    def query(self, request: QueryRequest) -> SearchResults:
+        """Hybrid search: BM25 and vectors fused, reranked when a reranker is present; degrades
+        to ``bm25_only`` without vectors (see ``gno_core.retrieval.hybrid``)."""
+        filters = self._filters(self._config.load(), request)
+        searcher = HybridSearch(
+            self.store,
+            self._embedder,
+            self._reranker,
+            ResultBuilder(self.index_name),
+            self._clock.now_ns,
+        )
+        return searcher.query(request, filters, recency=_has_recency_intent(request.query))
+
+    def similar(
+        self,
+        ref: str,
+        *,
+        limit: int = 5,
+        threshold: float | None = None,
+        cross_collection: bool = False,
+    ) -> SimilarResults:
+        """Documents similar to ``ref`` by meaning (mean of its chunk vectors), itself excluded,
+        within its collection unless ``cross_collection``."""
+        embedder = require_embedder(self._embedder)
+        resolved = self.resolve(ref)
+        searcher = VectorSearch(
+            resolved.owner.store, embedder, ResultBuilder(resolved.owner.index_name)
+        )
+        return searcher.similar(
+            resolved.document, limit=limit, threshold=threshold, cross_collection=cross_collection
+        )
 
     def search(self, request: SearchRequest) -> SearchResults:
         """BM25 keyword search with filters applied before the limit."""
@@ -434,7 +546,7 @@ class Gno:
     def status(self) -> Status:
         config = self._config.load()
         store = self.store
-        counts = {c.collection: c for c in store.counts()}
+        counts = {c.collection: c for c in store.counts(self._fingerprint())}
         collections = []
         for coll in config.collections:
             c = counts.get(coll.name)
@@ -480,7 +592,9 @@ class Gno:
                 overlap_percent=config.chunking.overlap_percent,
             ),
             fts_tokenizer=store.tokenizer,
-            resident=ResidentStatus(mode=_resident_mode(self._mode), resident=False),
+            resident=self._resident_status()
+            if self._resident_status is not None
+            else ResidentStatus(mode=_resident_mode(self._mode), resident=False),
         )
 
     def peek(self) -> Peek:
@@ -501,7 +615,7 @@ class Gno:
                 serve=serve,
             )
         store = self.store
-        counts = store.counts()
+        counts = store.counts(self._fingerprint())
         chunks = sum(c.chunks for c in counts)
         embedded = sum(c.embedded for c in counts)
         return Peek(
@@ -532,6 +646,9 @@ class Gno:
         )
 
     # -- helpers -------------------------------------------------------------------------------
+
+    def _fingerprint(self) -> str | None:
+        return self._embedder.fingerprint if self._embedder is not None else None
 
     def _require_collection(self, config: GnoConfig, name: str) -> CollectionConfig:
         found = config.collection(name)

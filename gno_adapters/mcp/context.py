@@ -21,9 +21,20 @@ class Connection:
     """Protocol state of one peer. ``era`` is ``None`` until the first request pins it (stdio);
     transports that route by era up front build the connection already pinned."""
 
-    def __init__(self, *, transport: str, era: Era | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        transport: str,
+        era: Era | None = None,
+        identity: str | None = None,
+        session_id: str | None = None,
+    ) -> None:
         self.transport = transport
         self.era: Era | None = era
+        #: Opaque per-caller label (``http:<16 hex>`` on HTTP); never a credential.
+        self.identity = identity
+        #: The 2025-era HTTP session this connection is, if any.
+        self.session_id = session_id
         self.protocol_version: str | None = None
         self.initialized = False
         self.client_info: JSONObject | None = None
@@ -35,12 +46,14 @@ class Connection:
         return cls(transport=transport)
 
     @classmethod
-    def legacy(cls, transport: str) -> Connection:
-        return cls(transport=transport, era="legacy")
+    def legacy(
+        cls, transport: str, *, identity: str | None = None, session_id: str | None = None
+    ) -> Connection:
+        return cls(transport=transport, era="legacy", identity=identity, session_id=session_id)
 
     @classmethod
-    def modern(cls, transport: str) -> Connection:
-        return cls(transport=transport, era="modern")
+    def modern(cls, transport: str, *, identity: str | None = None) -> Connection:
+        return cls(transport=transport, era="modern", identity=identity)
 
     def track(self, ctx: RequestContext) -> None:
         with self._lock:
@@ -85,6 +98,12 @@ class RequestContext:
     @property
     def modern(self) -> bool:
         return self.connection.era == "modern"
+
+    @property
+    def request_identity(self) -> str | None:
+        """Who is asking, as an opaque label: the transport's per-caller identity (the memory
+        ``session`` when no transport session exists), or ``None`` on stdio."""
+        return self.connection.identity
 
     @property
     def protocol_version(self) -> str | None:

@@ -39,6 +39,14 @@ class Facade(Protocol):
 FacadeFactory = Callable[[], Facade]
 
 
+class Facades(Protocol):
+    """Where a call gets its facade: one shared (stdio) or one per worker thread (HTTP)."""
+
+    def get(self) -> Facade: ...
+
+    def close(self) -> None: ...
+
+
 class FacadeHolder:
     """Builds the facade once, on first use, from the factory the transport was given."""
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 
 from gno_adapters.mcp.context import RequestContext
 from gno_adapters.mcp.errors import argument_error, resource_error, tool_error
-from gno_adapters.mcp.facade import FacadeFactory, FacadeHolder
+from gno_adapters.mcp.facade import FacadeFactory, FacadeHolder, Facades
 from gno_adapters.mcp.jsonrpc import INVALID_PARAMS, JSONObject, RpcError
 from gno_adapters.mcp.protocol import Engine, Work
 from gno_adapters.mcp.registry import ToolDef, ToolRegistry, parse_profile
@@ -39,10 +39,11 @@ class GnoServices:
         enable_write: bool,
         facade_type: Callable[[], type] | None = None,
         tools: tuple[ToolDef, ...] | None = None,
+        facades: Facades | None = None,
     ) -> None:
         self.profile = parse_profile(profile)
         self.enable_write = enable_write
-        self.facades = FacadeHolder(facade_factory)
+        self.facades: Facades = facades or FacadeHolder(facade_factory)
         self._facade_type = facade_type or _gno_facade_type
         self._tools = tools
         self._registry: ToolRegistry | None = None
@@ -67,6 +68,14 @@ class GnoServices:
 
     def list_tools(self) -> list[JSONObject]:
         return self.registry.listing()
+
+    def write_tool_names(self) -> frozenset[str]:
+        """Every write tool gno knows, registered here or not: the HTTP write gate refuses
+        them (403) before dispatch when writes are off."""
+        from gno_adapters.mcp.tools import ALL_TOOLS
+
+        known = self._tools if self._tools is not None else ALL_TOOLS
+        return frozenset(t.name for t in known if t.write)
 
     def prepare_tool_call(self, ctx: RequestContext, name: str, arguments: JSONObject) -> Work:
         tool = self.registry.get(name)

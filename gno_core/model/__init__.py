@@ -29,7 +29,14 @@ from gno_core.model.document import (
     MultiGetResult,
     SkippedRef,
 )
+from gno_core.model.embedding import EmbedFailure, EmbedResult, IndexResult
 from gno_core.model.error import ErrorBody, ErrorEnvelope
+from gno_core.model.gateway import (
+    HttpError,
+    HttpErrorData,
+    HttpErrorObject,
+    ProcessStatus,
+)
 from gno_core.model.search import (
     ConversionInfo,
     ExplainLine,
@@ -39,6 +46,7 @@ from gno_core.model.search import (
     SnippetRange,
     SourceInfo,
 )
+from gno_core.model.similar import SimilarDocument, SimilarMeta, SimilarResults
 from gno_core.model.status import (
     ChunkingPolicy,
     CollectionStatus,
@@ -48,7 +56,9 @@ from gno_core.model.status import (
     PeekCounts,
     PeekRecent,
     PeekServe,
+    ResidentAdmission,
     ResidentStatus,
+    ResidentTransport,
     Status,
     StatusCapabilities,
 )
@@ -66,6 +76,12 @@ SCHEMAS: dict[str, tuple[str, type[WireModel]]] = {
     "collection-list": ("1.0", CollectionList),
     "sync-result": ("1.0", SyncResult),
     "error": ("1.0", ErrorEnvelope),
+    "embed-result": ("1.0", EmbedResult),
+    "index-result": ("1.0", IndexResult),
+    "similar": ("1.0", SimilarResults),
+    "mcp-http-error": ("1.0", HttpError),
+    "process-status": ("1.0", ProcessStatus),
+    "resident-status": ("1.0", ResidentStatus),
 }
 
 __all__ = [
@@ -79,10 +95,16 @@ __all__ = [
     "ConversionInfo",
     "DocumentList",
     "DocumentListMeta",
+    "EmbedFailure",
+    "EmbedResult",
     "ErrorBody",
     "ErrorEnvelope",
     "ExplainLine",
     "GetResult",
+    "IndexResult",
+    "HttpError",
+    "HttpErrorData",
+    "HttpErrorObject",
     "IngestErrorInfo",
     "LineSpan",
     "ListedDocument",
@@ -94,10 +116,16 @@ __all__ = [
     "PeekCounts",
     "PeekRecent",
     "PeekServe",
+    "ProcessStatus",
+    "ResidentAdmission",
     "ResidentStatus",
+    "ResidentTransport",
     "SearchMeta",
     "SearchResult",
     "SearchResults",
+    "SimilarDocument",
+    "SimilarMeta",
+    "SimilarResults",
     "SkippedRef",
     "SnippetRange",
     "SourceInfo",

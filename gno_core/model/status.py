@@ -42,11 +42,40 @@ class ChunkingPolicy(WireModel):
 ResidentMode = Literal["serve", "daemon", "stdio", "direct-cli"]
 
 
+AdmissionState = Literal["accepting", "draining", "closed"]
+
+
+class ResidentAdmission(WireModel):
+    """Whether the resident gateway takes new requests, and how many it holds right now."""
+
+    state: AdmissionState
+    active_requests: int = Field(ge=0)
+    queued_requests: int = Field(ge=0)
+
+
+class ResidentTransport(WireModel):
+    """The gateway's limits and open sessions (redacted: no token, no paths, no peers)."""
+
+    sessions: int = Field(ge=0)
+    max_sessions: int = Field(ge=0)
+    max_active_requests: int = Field(ge=0)
+    max_queued_requests: int = Field(ge=0)
+    rate_limit_per_minute: int = Field(ge=0)
+    max_body_bytes: int = Field(ge=0)
+    tool_profile: Literal["core", "full"]
+    write_enabled: bool
+    authenticated: bool
+
+
 class ResidentStatus(WireModel):
+    """``resident-status@1.0``; in-process callers only fill ``mode`` and ``resident``."""
+
     mode: ResidentMode
     resident: bool
     uptime_seconds: float | None = None
     listener_port: int | None = None
+    admission: ResidentAdmission | None = None
+    transport: ResidentTransport | None = None
 
 
 class Status(WireModel):

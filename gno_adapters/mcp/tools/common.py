@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gno_adapters.mcp.context import RequestContext
-from gno_adapters.mcp.facade import Facade, FacadeHolder
+from gno_adapters.mcp.facade import Facade, Facades
 from gno_adapters.mcp.jsonrpc import JSONObject
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ class ToolCall:
 
     ctx: RequestContext
     arguments: JSONObject
-    facades: FacadeHolder
+    facades: Facades
 
     @property
     def facade(self) -> Facade:
