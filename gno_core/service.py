@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from gno_core import __version__
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.domain import SearchFilters, StoredDocument
+from gno_core.embedding import DEFAULT_BATCH_SIZE, EmbedProgress, EmbedService
 from gno_core.errors import DuplicateError, NotFoundError, NotInitializedError, ValidationError
 from gno_core.identity import make_uri, normalize_collection_name, parse_ref
 from gno_core.model import (
@@ -49,7 +50,6 @@ from gno_core.model.embedding import EmbedResult, IndexResult
 from gno_core.model.requests import QueryRequest, SearchRequest
 from gno_core.model.similar import SimilarResults
 from gno_core.model.status import ResidentMode
-from gno_core.embedding import DEFAULT_BATCH_SIZE, EmbedProgress, EmbedService
 from gno_core.ports import (
     Clock,
     ConfigRepository,

@@ -420,6 +420,9 @@ class InMemoryStore:
             del space[key]
         return len(doomed)
 
+    def has_vectors(self, fingerprint: str) -> bool:
+        return bool(self._vectors.get(fingerprint))
+
     def vector_count(self, fingerprint: str) -> int:
         space = self._vectors.get(fingerprint, {})
         active = self._active_mirrors(None)

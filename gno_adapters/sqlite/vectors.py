@@ -211,6 +211,14 @@ class StoreVectors(StoreReads):
         )
         return [PendingChunk(r[0], int(r[1]), r[2], int(r[3]), r[4]) for r in rows]
 
+    def has_vectors(self, fingerprint: str) -> bool:
+        rows = self._rows(
+            "looking for vectors",
+            "SELECT 1 FROM content_vectors WHERE fingerprint = ? LIMIT 1",
+            (fingerprint,),
+        )
+        return bool(rows)
+
     def vector_count(self, fingerprint: str) -> int:
         rows = self._rows(
             "counting vectors",

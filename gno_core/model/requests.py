@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 
@@ -33,3 +35,43 @@ class SearchRequest(BaseModel):
         if not value.strip():
             raise ValueError("query must not be empty")
         return value
+
+
+class QueryMode(BaseModel):
+    """A caller-supplied retrieval entry: ``term`` (an extra keyword query), ``intent`` (extra
+    disambiguating context) or ``hyde`` (a hypothetical answer passage, searched by meaning)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mode: Literal["term", "intent", "hyde"]
+    text: str
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("queryModes text must not be empty")
+        return value
+
+
+class QueryRequest(SearchRequest):
+    """A hybrid query: a ``SearchRequest`` plus the depth, rerank and explain controls."""
+
+    candidate_limit: int | None = Field(default=None, ge=1, le=100)
+    query_modes: list[QueryMode] = Field(default_factory=list)
+    expand: bool | None = None  # None: the depth decides (on only with ``thorough``)
+    rerank: bool = True
+    explain: bool = False
+    fast: bool = False
+    thorough: bool = False
+    graph: bool = True
+    no_graph: bool = False
+
+    @model_validator(mode="after")
+    def _consistent(self) -> QueryRequest:
+        if sum(1 for m in self.query_modes if m.mode == "hyde") > 1:
+            raise ValueError("queryModes allows at most one hyde entry")
+        if self.fast and self.thorough:
+            raise ValueError("fast and thorough cannot both be set")
+        return self

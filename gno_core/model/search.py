@@ -54,8 +54,14 @@ class SearchResult(WireModel):
 
 
 class ExplainLine(WireModel):
+    """One line of ``meta.explain``: a stage summary, or (stage ``result``) the score receipt
+    of the result at ``rank`` with its ``uri`` and score components."""
+
     stage: str
     message: str
+    rank: int | None = Field(default=None, ge=1)
+    uri: str | None = None
+    scores: dict[str, float] | None = None
 
 
 class SearchMeta(WireModel):

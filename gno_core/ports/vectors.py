@@ -74,6 +74,10 @@ class VectorIndex(Protocol):
         ``collections`` when given); returns how many were dropped."""
         ...
 
+    def has_vectors(self, fingerprint: str) -> bool:
+        """Whether any vector of ``fingerprint`` is stored (cheap; active or not)."""
+        ...
+
     def vector_count(self, fingerprint: str) -> int:
         """How many chunks of active documents have a vector for ``fingerprint``."""
         ...

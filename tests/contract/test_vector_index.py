@@ -235,6 +235,8 @@ def test_counts_report_embedded_chunks_of_one_space(store: Store) -> None:
     assert {c.collection: c.embedded for c in store.counts(OTHER_FP)} == {"notes": 0, "work": 1}
     assert all(c.embedded == 0 for c in store.counts())
     assert store.vector_count(FP) == 2
+    assert store.has_vectors(FP) and store.has_vectors(OTHER_FP)
+    assert not store.has_vectors("d" * 64)
 
 
 def test_put_replaces_and_skips_unknown_chunks(store: Store) -> None:

