@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -10,6 +11,7 @@ from gno_adapters.clock import SystemClock
 from gno_adapters.config import GnoPaths, YamlConfigRepository, resolve_paths
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
 from gno_adapters.files.walker import LocalSourceTree
+from gno_adapters.model_wiring import SemanticModels
 from gno_adapters.resident import PidFileResidentProbe
 from gno_adapters.sqlite import ApswStore
 from gno_core.errors import NotFoundError
@@ -66,6 +68,7 @@ def _build(
             raise NotFoundError(f"Index not found: {name}", details={"index": name})
         return _build(other, env, mode, resident_status)
 
+    models = SemanticModels(paths.models_dir, os.environ if env is None else env)
     return Gno(
         index_name=paths.index_name,
         config=YamlConfigRepository(paths.config_file),
@@ -77,4 +80,6 @@ def _build(
         open_index=open_other,
         mode=mode,
         resident_status=resident_status,
+        embedder=models.embedder,
+        reranker=models.reranker,
     )

@@ -17,12 +17,13 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from gno_core.errors import NotFoundError, ValidationError
+from gno_core.errors import NotFoundError, RuntimeFailure, ValidationError
 from gno_core.identity import parse_ref
 from gno_core.model import (
     Capabilities,
     ChunkingPolicy,
     CollectionStatus,
+    ExplainLine,
     GetResult,
     LineSpan,
     MultiGetDocument,
@@ -37,6 +38,9 @@ from gno_core.model import (
     SearchMeta,
     SearchResult,
     SearchResults,
+    SimilarDocument,
+    SimilarMeta,
+    SimilarResults,
     SkippedRef,
     SourceInfo,
     Status,
@@ -45,7 +49,7 @@ from gno_core.model import (
     TagsList,
     TagsMeta,
 )
-from gno_core.model.requests import SearchRequest
+from gno_core.model.requests import QueryRequest, SearchRequest
 
 DOCS = {
     ("notes", "alpha.md"): (
@@ -106,6 +110,59 @@ class FakeGno:
         return SearchResults(
             results=hits, meta=SearchMeta(query=request.query, mode="bm25", total_results=len(hits))
         )
+
+    def vsearch(self, request: SearchRequest) -> SearchResults:
+        self._record(f"vsearch {request.query}")
+        if request.query == "novectors":
+            raise RuntimeFailure(
+                "No vectors for sentence-transformers/all-MiniLM-L6-v2 in this index yet: run "
+                "`gno embed` (or `gno index`) first"
+            )
+        results = self.search(request)
+        results.meta.mode = "vector"
+        results.meta.vectors_used = True
+        return results
+
+    def query(self, request: QueryRequest) -> SearchResults:
+        self._record(f"query {request.query} {request.model_dump(exclude_defaults=True)}")
+        results = self.search(request)
+        results.meta.mode = "hybrid"
+        results.meta.vectors_used = True
+        results.meta.reranked = False
+        results.meta.expanded = False
+        results.meta.candidate_limit = request.candidate_limit or 20
+        if request.query_modes:
+            results.meta.query_modes = [m.model_dump() for m in request.query_modes]
+        if request.explain:
+            results.meta.explain = [ExplainLine(stage="fusion", message="RRF k=60, 2 unique")]
+        return results
+
+    def similar(
+        self,
+        ref: str,
+        *,
+        limit: int = 5,
+        threshold: float | None = None,
+        cross_collection: bool = False,
+    ) -> SimilarResults:
+        self._record(f"similar {ref} {limit} {threshold} {cross_collection}")
+        key, _ = self._find(ref)
+        others = [k for k in DOCS if k != key][:limit]
+        similar = [
+            SimilarDocument(
+                docid=DOCS[k][0], uri=_uri(k), title=DOCS[k][1], score=0.8, abs_path="/x.md"
+            )
+            for k in others
+        ]
+        meta = SimilarMeta(
+            docid=DOCS[key][0],
+            uri=_uri(key),
+            title=DOCS[key][1],
+            total_similar=len(similar),
+            threshold=threshold,
+            cross_collection=cross_collection,
+        )
+        return SimilarResults(similar=similar, meta=meta)
 
     def get(
         self, ref: str, *, from_line: int | None = None, line_count: int | None = None

@@ -92,11 +92,14 @@ def test_gno_mcp_serves_a_real_index(foam_env: dict[str, str], mode: str) -> Non
     assert seen["version"] == ("2025-11-25" if mode == "legacy" else "2026-07-28")
     assert seen["tools"] == [
         "gno_search",
+        "gno_vsearch",
+        "gno_query",
         "gno_get",
         "gno_multi_get",
         "gno_peek",
         "gno_status",
         "gno_list_tags",
+        "gno_similar",
     ]
     validate("search-results", seen["search"])
     assert seen["search"]["results"][0]["uri"] == "gno://foam/user/features/wikilinks.md"

@@ -73,14 +73,17 @@ def test_served_tools_list_is_the_golden_on_the_wire(profile: str, write: bool) 
 def test_registry_names_and_order() -> None:
     assert [t.name for t in registry("full", False).tools] == [
         "gno_search",
+        "gno_vsearch",
+        "gno_query",
         "gno_get",
         "gno_multi_get",
         "gno_peek",
         "gno_status",
         "gno_list_tags",
+        "gno_similar",
     ]
     core = [t.name for t in registry("core", True).tools]
-    assert core == ["gno_search", "gno_get", "gno_multi_get"]
+    assert core == ["gno_search", "gno_query", "gno_get", "gno_multi_get"]
     assert set(core) <= CORE_READ_TOOLS | CORE_WRITE_TOOLS
 
 

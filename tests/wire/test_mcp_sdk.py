@@ -73,11 +73,14 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
         assert seen["server"] == "gno"
     assert seen["tools"] == [
         "gno_search",
+        "gno_vsearch",
+        "gno_query",
         "gno_get",
         "gno_multi_get",
         "gno_peek",
         "gno_status",
         "gno_list_tags",
+        "gno_similar",
     ]
     is_error, structured, text = seen["search"]
     assert not is_error and structured["meta"]["totalResults"] == 1
@@ -109,5 +112,5 @@ def test_core_profile_through_the_sdk(mode: str) -> None:
         return names, None
 
     names, code = run_client(mode, body, "--tool-profile", "core")
-    assert names == ["gno_search", "gno_get", "gno_multi_get"]
+    assert names == ["gno_search", "gno_query", "gno_get", "gno_multi_get"]
     assert code == -32602

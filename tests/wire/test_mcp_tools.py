@@ -21,6 +21,9 @@ OUTPUTS = {
     "gno_peek": "peek",
     "gno_status": "status",
     "gno_list_tags": "tags-list",
+    "gno_vsearch": "search-results",
+    "gno_query": "search-results",
+    "gno_similar": "similar",
 }
 
 
@@ -103,6 +106,63 @@ def test_search_accepts_project_hints_without_effect(call: Any) -> None:
     plain = call("gno_search", query="foam")
     hinted = call("gno_search", query="foam", projectHints=["/home/me/repo"])
     assert hinted["structuredContent"] == plain["structuredContent"]
+
+
+def test_vsearch(call: Any) -> None:
+    result = call("gno_vsearch", query="foam", limit=1, exclude=["draft"], intent="notes")
+    assert text_of(result).startswith('Found 1 result for "foam" (mode: vector)\n\n1. #a1b2c3d4')
+    assert result["structuredContent"]["meta"]["vectorsUsed"] is True
+    missing = call("gno_vsearch", query="novectors")
+    assert missing["isError"] is True and "gno index" in text_of(missing)
+
+
+def test_query_passes_every_control_through(call: Any) -> None:
+    result = call(
+        "gno_query",
+        query="foam",
+        limit=2,
+        candidateLimit=7,
+        queryModes=[{"mode": "term", "text": " link "}, {"mode": "hyde", "text": "Notes link."}],
+        explain=True,
+        fast=False,
+        graph=False,
+        projectHints=["/repo"],
+    )
+    meta = result["structuredContent"]["meta"]
+    assert (meta["mode"], meta["candidateLimit"], meta["vectorsUsed"]) == ("hybrid", 7, True)
+    assert meta["queryModes"] == [
+        {"mode": "term", "text": "link"},
+        {"mode": "hyde", "text": "Notes link."},
+    ]
+    assert meta["explain"] == [{"stage": "fusion", "message": "RRF k=60, 2 unique"}]
+    assert text_of(result).endswith("(vectorsUsed: true, reranked: false, expanded: false)")
+
+
+def test_query_validation(call: Any) -> None:
+    two_hyde = call(
+        "gno_query",
+        query="q",
+        queryModes=[{"mode": "hyde", "text": "a"}, {"mode": "hyde", "text": "b"}],
+    )
+    assert two_hyde["isError"] is True and "at most one hyde" in text_of(two_hyde)
+    blank = call("gno_query", query="q", queryModes=[{"mode": "term", "text": "  "}])
+    assert blank["isError"] is True and "must not be empty" in text_of(blank)
+    bad_mode = call("gno_query", query="q", queryModes=[{"mode": "lex", "text": "x"}])
+    assert bad_mode["isError"] is True
+    assert call("gno_query", query="q", candidateLimit=101)["isError"] is True
+    both = call("gno_query", query="q", fast=True, thorough=True)
+    assert both["isError"] is True
+
+
+def test_similar(call: Any) -> None:
+    result = call("gno_similar", ref="#a1b2c3d4", limit=3, threshold=0.5)
+    assert text_of(result) == (
+        "Found 1 similar document for gno://notes/alpha.md:\n\n"
+        " [#b2c3d4e5] gno://notes/sub%20dir/beta.md (0.80)"
+    )
+    assert result["structuredContent"]["meta"]["threshold"] == 0.5
+    assert text_of(call("gno_similar", ref="#ffffff")) == "Error: Document not found: #ffffff"
+    assert call("gno_similar", ref="#a1b2c3d4", limit=51)["isError"] is True
 
 
 def test_get_renders_line_numbers_from_the_first_returned_line(call: Any) -> None:

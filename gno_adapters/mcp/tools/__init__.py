@@ -7,9 +7,20 @@ from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools.documents import GET, MULTI_GET
 from gno_adapters.mcp.tools.health import PEEK, STATUS
 from gno_adapters.mcp.tools.search import SEARCH
+from gno_adapters.mcp.tools.semantic import QUERY, SIMILAR, VSEARCH
 from gno_adapters.mcp.tools.tags import LIST_TAGS
 
 #: Every tool gno knows, in registry order (the spec's Tools section order).
-ALL_TOOLS: tuple[ToolDef, ...] = (SEARCH, GET, MULTI_GET, PEEK, STATUS, LIST_TAGS)
+ALL_TOOLS: tuple[ToolDef, ...] = (
+    SEARCH,
+    VSEARCH,
+    QUERY,
+    GET,
+    MULTI_GET,
+    PEEK,
+    STATUS,
+    LIST_TAGS,
+    SIMILAR,
+)
 
 __all__ = ["ALL_TOOLS"]

@@ -1,0 +1,140 @@
+"""Which embedder and reranker a facade gets: resolved cheaply at bootstrap, loaded on first use.
+
+Resolving a model only looks at files (no import of onnxruntime or numpy, no loading), so every
+command can know the embedder's identity and fingerprint for free; the ONNX session is built
+the first time a text is embedded or a passage reranked. Choices (environment):
+
+- ``GNO_EMBED_MODEL``: a registry name or a model directory (default: the bundled
+  all-MiniLM-L6-v2); ``none`` turns vectors off. ``GNO_EMBED_PRECISION``: ``int8`` (default)
+  or ``fp32``.
+- ``GNO_RERANK_MODEL``: a registry name or a cross-encoder directory (default: the registry's
+  reranker once ``gno models pull rerank`` fetched it); ``none`` turns reranking off.
+
+A model that is not there gives ``None`` (retrieval degrades as the spec says); the reason is
+kept in ``unavailable`` for diagnostics.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gno_core.errors import GnoError
+from gno_core.models import ModelFormat, ModelLocation, ModelRole
+from gno_core.ports.embedder import TextProfile, Vector, embedding_fingerprint
+
+if TYPE_CHECKING:
+    from gno_adapters.onnx.embedder import OnnxEmbedder
+    from gno_adapters.onnx.graph_cache import Precision
+    from gno_adapters.onnx.reranker import OnnxReranker
+
+EMBED_ENV = "GNO_EMBED_MODEL"
+PRECISION_ENV = "GNO_EMBED_PRECISION"
+RERANK_ENV = "GNO_RERANK_MODEL"
+OFF = frozenset({"none", "off", "0", "false"})
+
+
+class LazyOnnxEmbedder:
+    """An ``Embedder`` that knows its identity from the model files and builds the
+    ``OnnxEmbedder`` on the first ``embed_batch``."""
+
+    def __init__(self, location: ModelLocation, precision: Precision = "int8") -> None:
+        self._location = location
+        built = location.format is ModelFormat.BERT_SAFETENSORS
+        self._precision: Precision = precision if built else "fp32"
+        self._real: OnnxEmbedder | None = None
+        self._lock = threading.Lock()
+
+    def _embedder(self) -> OnnxEmbedder:
+        with self._lock:
+            if self._real is None:
+                from gno_adapters.onnx.embedder import OnnxEmbedder
+
+                self._real = OnnxEmbedder(self._location, precision=self._precision)
+            return self._real
+
+    @property
+    def model_id(self) -> str:
+        base = self._location.model_id
+        return base if self._precision == "fp32" else f"{base}#{self._precision}"
+
+    @property
+    def dimensions(self) -> int:
+        known = self._location.dimensions
+        return known if known is not None else self._embedder().dimensions
+
+    @property
+    def max_tokens(self) -> int:
+        return self._location.max_tokens
+
+    @property
+    def profile(self) -> TextProfile:
+        return self._location.profile
+
+    @property
+    def fingerprint(self) -> str:
+        return embedding_fingerprint(
+            self.model_id, self.dimensions, self.max_tokens, self.profile.id
+        )
+
+    @property
+    def loaded(self) -> bool:
+        return self._real is not None and self._real.loaded
+
+    def embed_batch(self, texts: Sequence[str]) -> list[Vector]:
+        return self._embedder().embed_batch(texts)
+
+
+class LazyOnnxReranker:
+    """A ``Reranker`` that builds the ``OnnxReranker`` on the first ``score``."""
+
+    def __init__(self, location: ModelLocation) -> None:
+        self._location = location
+        self._real: OnnxReranker | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def model_id(self) -> str:
+        return self._location.model_id
+
+    @property
+    def loaded(self) -> bool:
+        return self._real is not None and self._real.loaded
+
+    def score(self, query: str, passages: Sequence[str]) -> list[float]:
+        with self._lock:
+            if self._real is None:
+                from gno_adapters.onnx.reranker import OnnxReranker
+
+                self._real = OnnxReranker(self._location)
+        return self._real.score(query, passages)
+
+
+class SemanticModels:
+    """The embedder and reranker chosen for one facade (either may be ``None``)."""
+
+    def __init__(self, models_dir: Path, env: Mapping[str, str]) -> None:
+        from gno_adapters.models.store import ModelStore
+
+        self.unavailable: dict[str, str] = {}
+        store = ModelStore(models_dir)
+        self.embedder: LazyOnnxEmbedder | None = None
+        self.reranker: LazyOnnxReranker | None = None
+        embed_ref = env.get(EMBED_ENV, "").strip() or None
+        if embed_ref is None or embed_ref.lower() not in OFF:
+            precision: Precision = (
+                "fp32" if env.get(PRECISION_ENV, "").strip() == "fp32" else "int8"
+            )
+            try:
+                location = store.resolve(ModelRole.EMBED, embed_ref)
+                self.embedder = LazyOnnxEmbedder(location, precision)
+            except GnoError as exc:
+                self.unavailable["embed"] = exc.message
+        rerank_ref = env.get(RERANK_ENV, "").strip() or None
+        if rerank_ref is None or rerank_ref.lower() not in OFF:
+            try:
+                self.reranker = LazyOnnxReranker(store.resolve(ModelRole.RERANK, rerank_ref))
+            except (GnoError, ValueError) as exc:
+                self.unavailable["rerank"] = getattr(exc, "message", str(exc))

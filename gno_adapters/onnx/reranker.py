@@ -1,0 +1,154 @@
+"""``OnnxReranker``: the ``Reranker`` port over an ONNX BERT cross-encoder (onnxruntime).
+
+Each (query, passage) pair is encoded as one BERT pair (``[CLS] query [SEP] passage [SEP]``,
+token types 0 then 1), truncated from the passage to the model's window, run in small batches
+padded to their longest member, and the model's logit becomes a score through the sigmoid (a
+two-logit head gives the softmax probability of its second class). Nothing loads before the
+first ``score``.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from gno_core.errors import ModelUnavailableError, RuntimeFailure
+from gno_core.models import ModelFormat, ModelLocation
+
+if TYPE_CHECKING:
+    import onnxruntime
+    from tokenizers import Encoding, Tokenizer
+
+#: Queries longer than this are cut before encoding so the passage always keeps room.
+MAX_QUERY_CHARS = 1000
+
+
+class OnnxReranker:
+    """Cross-encoder relevance scores in [0, 1]."""
+
+    def __init__(self, model: ModelLocation, *, batch_size: int = 16, threads: int = 2) -> None:
+        if model.format is not ModelFormat.ONNX_CROSS_ENCODER:
+            raise ValueError(f"{model.name} is not an ONNX cross-encoder ({model.format.value})")
+        self._model = model
+        self._batch_size = max(1, batch_size)
+        self._threads = max(1, threads)
+        self._lock = threading.Lock()
+        self._tokenizer: Tokenizer | None = None
+        self._session: onnxruntime.InferenceSession | None = None
+        self._inputs: tuple[str, ...] = ()
+
+    @property
+    def model_id(self) -> str:
+        return self._model.model_id
+
+    @property
+    def location(self) -> ModelLocation:
+        return self._model
+
+    @property
+    def loaded(self) -> bool:
+        return self._session is not None
+
+    def load(self) -> None:
+        """Load the tokenizer and the session now; raises ``MODEL_UNAVAILABLE`` on failure."""
+        with self._lock:
+            if self._session is None:
+                self._tokenizer, self._session = self._open()
+                self._inputs = tuple(i.name for i in self._session.get_inputs())
+
+    def score(self, query: str, passages: Sequence[str]) -> list[float]:
+        if not passages:
+            return []
+        self.load()
+        tokenizer, session = self._tokenizer, self._session
+        assert tokenizer is not None and session is not None
+        pairs = [(query[:MAX_QUERY_CHARS], p) for p in passages]
+        try:
+            encodings = tokenizer.encode_batch(pairs)
+        except Exception:  # the query alone overflows "only_second": cut whichever is longer
+            tokenizer.enable_truncation(self._model.max_tokens, strategy="longest_first")
+            try:
+                encodings = tokenizer.encode_batch(pairs)
+            finally:
+                tokenizer.enable_truncation(self._model.max_tokens, strategy="only_second")
+        order = sorted(range(len(pairs)), key=lambda i: (len(encodings[i].ids), i))
+        scores = [0.0] * len(pairs)
+        for start in range(0, len(order), self._batch_size):
+            members = order[start : start + self._batch_size]
+            logits = self._run(session, [encodings[i] for i in members])
+            for i, value in zip(members, logits, strict=True):
+                scores[i] = value
+        return scores
+
+    def _run(self, session: onnxruntime.InferenceSession, batch: list[Encoding]) -> list[float]:
+        width = max(len(e.ids) for e in batch)
+        ids = np.zeros((len(batch), width), dtype=np.int64)
+        types = np.zeros_like(ids)
+        mask = np.zeros_like(ids)
+        for row, enc in enumerate(batch):
+            n = len(enc.ids)
+            ids[row, :n] = enc.ids
+            types[row, :n] = enc.type_ids
+            mask[row, :n] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        feeds = {k: v for k, v in feeds.items() if k in self._inputs}
+        try:
+            out: npt.NDArray[Any] = session.run(None, feeds)[0]
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise RuntimeFailure(
+                f"rerank inference failed: {exc}", details={"model": self.model_id}
+            ) from exc
+        logits = np.asarray(out, dtype=np.float64).reshape(len(batch), -1)
+        if logits.shape[1] == 1:
+            return [_sigmoid(float(x)) for x in logits[:, 0]]
+        shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return [float(x) for x in shifted[:, -1] / shifted.sum(axis=1)]
+
+    def _open(self) -> tuple[Tokenizer, onnxruntime.InferenceSession]:
+        model = self._model
+        for path in (model.weights, model.tokenizer):
+            if not Path(path).is_file():
+                raise ModelUnavailableError(
+                    f"rerank model {model.name!r} is missing {path}",
+                    details={"model": model.model_id, "reason": "missing_file", "path": path},
+                )
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        try:
+            tokenizer = Tokenizer.from_file(model.tokenizer)
+            tokenizer.no_padding()
+            tokenizer.enable_truncation(model.max_tokens, strategy="only_second")
+        except Exception as exc:
+            raise ModelUnavailableError(
+                f"cannot read tokenizer {model.tokenizer}: {exc}",
+                details={"model": model.model_id, "reason": "bad_tokenizer"},
+            ) from exc
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = self._threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        try:
+            session = onnxruntime.InferenceSession(
+                model.weights, options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:
+            raise ModelUnavailableError(
+                f"cannot load rerank model {model.name!r}: {exc}",
+                details={"model": model.model_id, "reason": "load_failed"},
+            ) from exc
+        return tokenizer, session
+
+
+def _sigmoid(x: float) -> float:
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    z = math.exp(x)
+    return z / (1.0 + z)
