@@ -1,0 +1,39 @@
+"""The lazy embedder bootstrap hands the facade: the same identity as the ONNX embedder it
+stands for, known without loading anything."""
+
+from __future__ import annotations
+
+import pytest
+
+from gno_adapters.model_wiring import LazyOnnxEmbedder, SemanticModels
+from gno_adapters.models import ModelStore
+from gno_adapters.onnx import OnnxEmbedder
+from gno_core.models import ModelRole
+from tests.embedding_support import models_dir
+
+
+@pytest.mark.parametrize("precision", ["int8", "fp32"])
+def test_lazy_identity_matches_the_real_embedder(
+    precision: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    location = ModelStore(models_dir(tmp_path_factory)).resolve(ModelRole.EMBED)
+    lazy = LazyOnnxEmbedder(location, precision)  # type: ignore[arg-type]
+    real = OnnxEmbedder(location, precision=precision)  # type: ignore[arg-type]
+    assert (lazy.model_id, lazy.dimensions, lazy.max_tokens, lazy.profile) == (
+        real.model_id,
+        real.dimensions,
+        real.max_tokens,
+        real.profile,
+    )
+    assert lazy.fingerprint == real.fingerprint
+    assert not lazy.loaded
+
+
+def test_environment_chooses_precision(tmp_path_factory: pytest.TempPathFactory) -> None:
+    base = models_dir(tmp_path_factory)
+    default = SemanticModels(base, {}).embedder
+    exact = SemanticModels(base, {"GNO_EMBED_PRECISION": "fp32"}).embedder
+    assert default is not None and default.model_id.endswith("#int8")
+    assert exact is not None and exact.model_id == "sentence-transformers/all-MiniLM-L6-v2"
+    missing = SemanticModels(base, {"GNO_EMBED_MODEL": "/nonexistent/model"})
+    assert missing.embedder is None and "embed" in missing.unavailable
