@@ -28,7 +28,17 @@ def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from gno_cli.commands import collection, docs, embed, health, mcp, search, semantic, sync
+    from gno_cli.commands import (
+        collection,
+        docs,
+        embed,
+        health,
+        mcp,
+        models,
+        search,
+        semantic,
+        sync,
+    )
 
     parser = argparse.ArgumentParser(
         prog="gno",
@@ -43,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_sub_parser_class(common)
     )
-    for module in (collection, sync, embed, search, semantic, docs, health, mcp):
+    for module in (collection, sync, embed, search, semantic, docs, health, mcp, models):
         module.register(sub)
     return parser
 

@@ -37,6 +37,7 @@ from gno_core.model.gateway import (
     HttpErrorObject,
     ProcessStatus,
 )
+from gno_core.model.models_list import ModelEntry, ModelsList
 from gno_core.model.search import (
     ConversionInfo,
     ExplainLine,
@@ -76,6 +77,7 @@ SCHEMAS: dict[str, tuple[str, type[WireModel]]] = {
     "collection-list": ("1.0", CollectionList),
     "sync-result": ("1.0", SyncResult),
     "error": ("1.0", ErrorEnvelope),
+    "models-list": ("1.0", ModelsList),
     "embed-result": ("1.0", EmbedResult),
     "index-result": ("1.0", IndexResult),
     "similar": ("1.0", SimilarResults),
@@ -108,6 +110,8 @@ __all__ = [
     "IngestErrorInfo",
     "LineSpan",
     "ListedDocument",
+    "ModelEntry",
+    "ModelsList",
     "MultiGetDocument",
     "MultiGetMeta",
     "MultiGetResult",
