@@ -14,6 +14,7 @@ export GNO_CONFIG_DIR="$PWD/.gno-demo/config" GNO_DATA_DIR="$PWD/.gno-demo/data"
 export PATH="$PWD/.venv/bin:$PATH"
 
 gno collection list --quiet | grep -q '^demo' || run gno collection add "$corpus" --name demo
-run gno update
-run gno search "$query" -n 3
+run gno index                     # sync, then embed with the bundled MiniLM model (offline)
+run gno query "$query" -n 3       # hybrid: BM25 + vectors, fused
+run gno search "wikilinks" -n 3   # keyword only
 run gno status
