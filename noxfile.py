@@ -1,10 +1,13 @@
-"""The single entry point for checks: ``nox`` runs lint, typecheck, imports and tests."""
+"""The single entry point for checks: ``nox`` runs lint, typecheck, imports, tests and the MCP
+conformance suite."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import nox
 
-nox.options.sessions = ["lint", "typecheck", "imports", "tests"]
+nox.options.sessions = ["lint", "typecheck", "imports", "tests", "conformance"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
 
@@ -39,3 +42,12 @@ def tests(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     args = session.posargs or ["-n", "2", "-q"]
     session.run("pytest", *args)
+
+
+@nox.session(python=PYTHON)
+def conformance(session: nox.Session) -> None:
+    """The official MCP conformance suite (node 22 + the suite from npm, cached under .nox/)
+    against a live ``gno serve``, for both protocol revisions."""
+    session.install("-e", ".")
+    cache = Path(session.cache_dir) / "conformance"
+    session.run("python", "scripts/conformance.py", "--cache", str(cache), *session.posargs)

@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         models,
         search,
         semantic,
+        serve,
         sync,
     )
 
@@ -53,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_sub_parser_class(common)
     )
-    for module in (collection, sync, embed, search, semantic, docs, health, mcp, models):
+    for module in (collection, sync, embed, search, semantic, docs, health, mcp, models, serve):
         module.register(sub)
     return parser
 
@@ -103,6 +104,11 @@ def _fail(ctx: Context, exc: GnoError) -> int:
 def mcp_main() -> int:
     """``gno-mcp``: the MCP server over stdio (same as ``gno mcp``)."""
     return main(["mcp", *sys.argv[1:]])
+
+
+def daemon_main() -> int:
+    """``gno-daemon``: the headless resident gateway (same as ``gno daemon``)."""
+    return main(["daemon", *sys.argv[1:]])
 
 
 if __name__ == "__main__":

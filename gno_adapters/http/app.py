@@ -1,0 +1,63 @@
+"""The Quart app of a gateway, wrapped in its boundary middleware.
+
+Routes: ``/mcp`` (GET, POST, DELETE), ``GET /api/health`` and ``GET /api/resident/status`` on
+both ``serve`` and ``daemon``; the REST API (``gno_adapters.rest``) on ``serve`` only. Every
+framework error comes back as JSON, never HTML: a body over the limit as the closed
+``mcp-http-error`` body (413), anything else as the ``error@1.0`` envelope.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from quart import Quart, Response
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from gno_adapters.http.boundary import ASGIApp, BoundaryMiddleware
+from gno_adapters.http.gateway import Gateway
+from gno_adapters.http.refusals import Refusal
+from gno_adapters.http.transport import McpTransport, refusal_response
+
+HTTP_CODES = {400: "VALIDATION", 404: "NOT_FOUND", 405: "VALIDATION", 409: "CONFLICT"}
+
+
+def create_app(gateway: Gateway) -> BoundaryMiddleware:
+    """The ASGI app to serve: the boundary, then Quart."""
+    app = Quart("gno")
+    app.config["MAX_CONTENT_LENGTH"] = gateway.settings.max_body_bytes
+    app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
+    transport = McpTransport(gateway)
+
+    @app.route("/mcp", methods=["GET", "POST", "DELETE"])
+    async def mcp() -> Response:
+        return await transport.handle()
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True}
+
+    @app.get("/api/resident/status")
+    async def resident_status() -> dict[str, Any]:
+        return gateway.resident_status().wire()
+
+    if gateway.settings.mode == "serve":
+        from gno_adapters.rest import register_rest
+
+        facade_type = gateway.facade_type() if gateway.facade_type else None
+        register_rest(app, gateway.pool, facade_type)
+
+    @app.errorhandler(RequestEntityTooLarge)
+    async def too_large(_: RequestEntityTooLarge) -> Response:
+        return refusal_response(Refusal(413, "body_too_large"))
+
+    @app.errorhandler(HTTPException)
+    async def http_error(exc: HTTPException) -> tuple[dict[str, Any], int]:
+        status = exc.code or 500
+        code = HTTP_CODES.get(status, "RUNTIME")
+        return {"error": {"code": code, "message": exc.name, "details": {}}}, status
+
+    @app.before_serving
+    async def started() -> None:
+        await gateway.start()
+
+    return BoundaryMiddleware(cast("ASGIApp", app), gateway.policy, gateway.admission)

@@ -1,0 +1,157 @@
+"""REST routes: ``GET /api/status``, ``POST /api/search``, ``POST /api/query``, ``GET /api/doc``.
+
+Bodies and answers are the contracts the CLI prints with ``--json`` (``status@1.0``,
+``search-results@1.0``, ``get@1.0``), camelCase in and out. Failures are the ``error@1.0``
+envelope with an HTTP status from one table. Facade calls run on the gateway's worker threads;
+the boundary (Host, Origin, peer, bearer, size, rate, admission) has already run.
+``/api/query`` exists when the facade offers ``query`` (hybrid retrieval).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+from quart import Quart, Response, request
+
+from gno_adapters.mcp.facade import Facade
+
+T = TypeVar("T")
+
+#: gno error code -> HTTP status; anything unlisted is a 500.
+STATUS_BY_CODE: dict[str, int] = {
+    "VALIDATION": 400,
+    "INVALID_PATH": 400,
+    "NOT_FOUND": 404,
+    "PATH_NOT_FOUND": 404,
+    "NOT_INITIALIZED": 409,
+    "DUPLICATE": 409,
+    "CONFLICT": 409,
+    "LOCKED": 423,
+    "MODEL_UNAVAILABLE": 503,
+}
+
+
+class Runner(Protocol):
+    """Where REST runs facade calls (``gno_adapters.http.workers.FacadePool``)."""
+
+    def get(self) -> Facade: ...
+
+    async def run(self, fn: Callable[[], T], *, write: bool = False) -> T: ...
+
+
+def register_rest(app: Quart, runner: Runner, facade_type: type | None = None) -> None:
+    """Add the REST routes to ``app``; ``facade_type`` (default ``gno_core.service.Gno``)
+    decides whether ``/api/query`` exists."""
+    if facade_type is None:
+        from gno_core.service import Gno
+
+        facade_type = Gno
+
+    async def call(fn: Callable[[Facade], Any]) -> Response:
+        def work() -> Any:
+            return fn(runner.get()).wire()
+
+        try:
+            return _json(200, await runner.run(work))
+        except Exception as exc:
+            return _failure(exc)
+
+    @app.get("/api/status")
+    async def status() -> Response:
+        return await call(lambda f: f.status())
+
+    @app.post("/api/search")
+    async def search() -> Response:
+        from gno_core.model.requests import SearchRequest
+
+        try:
+            body = SearchRequest.model_validate(await _body())
+        except Exception as exc:
+            return _failure(exc)
+        return await call(lambda f: f.search(body))
+
+    if callable(getattr(facade_type, "query", None)):
+        from gno_core.model import requests as request_models
+
+        query_request: Any = getattr(request_models, "QueryRequest", request_models.SearchRequest)
+
+        @app.post("/api/query")
+        async def query() -> Response:
+            try:
+                body = query_request.model_validate(await _body())
+            except Exception as exc:
+                return _failure(exc)
+            return await call(lambda f: f.query(body))  # type: ignore[attr-defined]
+
+    @app.get("/api/doc")
+    async def doc() -> Response:
+        args = request.args
+        ref = args.get("ref") or args.get("uri")
+        try:
+            if not ref:
+                from gno_core.errors import ValidationError
+
+                raise ValidationError("Give the document as ?ref=<gno:// URI, coll/path or #docid>")
+            from_line = _int_arg("fromLine")
+            line_count = _int_arg("lineCount")
+        except Exception as exc:
+            return _failure(exc)
+        return await call(lambda f: f.get(ref, from_line=from_line, line_count=line_count))
+
+
+async def _body() -> Any:
+    from gno_core.errors import ValidationError
+
+    raw = await request.get_data(cache=False)
+    try:
+        body = json.loads(raw or b"{}")
+    except ValueError as exc:
+        raise ValidationError("The request body must be JSON") from exc
+    if not isinstance(body, dict):
+        raise ValidationError("The request body must be a JSON object")
+    return body
+
+
+def _int_arg(name: str) -> int | None:
+    value = request.args.get(name)
+    if value is None or value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        from gno_core.errors import ValidationError
+
+        raise ValidationError(f"{name} must be an integer", details={name: value}) from None
+
+
+def _failure(exc: Exception) -> Response:
+    """One ``error@1.0`` envelope per failure; unexpected exceptions stay in the log."""
+    from pydantic import ValidationError as ModelError
+    from werkzeug.exceptions import RequestEntityTooLarge
+
+    from gno_core.errors import GnoError
+
+    if isinstance(exc, RequestEntityTooLarge):
+        raise exc  # the app's handler answers with the closed 413 body
+    if isinstance(exc, GnoError):
+        return _json(STATUS_BY_CODE.get(exc.code, 500), exc.envelope())
+    if isinstance(exc, ModelError):
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors()
+        )
+        envelope = {"error": {"code": "VALIDATION", "message": problems, "details": {}}}
+        return _json(400, envelope)
+    import logging
+
+    logging.getLogger("gno.rest").error("REST call failed", exc_info=exc)
+    envelope = {"error": {"code": "RUNTIME", "message": "Internal error", "details": {}}}
+    return _json(500, envelope)
+
+
+def _json(status: int, payload: Any) -> Response:
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    response = Response(body, status=status, content_type="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,188 @@
+"""Test helpers for the resident gateway: a real Hypercorn on a free 127.0.0.1 port in a thread,
+an in-process ASGI client with a chosen socket peer, and wire-request builders."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+from gno_adapters.http.app import create_app
+from gno_adapters.http.gateway import Gateway
+from gno_adapters.http.runner import open_gateway, serve_gateway
+from gno_adapters.http.settings import GatewaySettings
+from gno_adapters.mcp.registry import ToolDef
+from tests.wire.mcp_fakes import FakeGno, envelope
+
+CONTRACTS = Path(__file__).resolve().parents[1] / "contracts"
+MODERN = "2026-07-28"
+LEGACY = "2025-11-25"
+ACCEPT = "application/json, text/event-stream"
+
+
+def fake_opener(status: Any) -> FakeGno:
+    return FakeGno()
+
+
+def fake_type() -> type:
+    return FakeGno
+
+
+class ServerThread:
+    """A gateway served by Hypercorn on its own event loop in a thread; ``stop`` shuts it down
+    gracefully and re-raises anything the server raised."""
+
+    def __init__(self, gateway: Gateway, sock: Any) -> None:
+        self.gateway = gateway
+        self._sock = sock
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="gno-test-gateway", daemon=True)
+
+    @property
+    def port(self) -> int:
+        return self.gateway.port
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def url(self) -> str:
+        return self.base + "/mcp"
+
+    def _run(self) -> None:
+        async def main() -> None:
+            self._loop = asyncio.get_running_loop()
+            self._stop = asyncio.Event()
+            await serve_gateway(self.gateway, self._sock, self._stop, ready=self._on_ready)
+
+        try:
+            asyncio.run(main())
+        except BaseException as exc:
+            self._error = exc
+            self._ready.set()
+
+    def _on_ready(self, gateway: Gateway) -> None:
+        self._ready.set()
+
+    def start(self) -> ServerThread:
+        self._thread.start()
+        assert self._ready.wait(20), "gateway did not start"
+        if self._error is not None:
+            raise self._error
+        return self
+
+    def request_stop(self) -> None:
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+
+    def stop(self) -> None:
+        self.request_stop()
+        self._thread.join(30)
+        assert not self._thread.is_alive(), "gateway did not stop"
+        if self._error is not None:
+            raise self._error
+
+
+@contextmanager
+def served(
+    settings: GatewaySettings | None = None,
+    *,
+    tools: tuple[ToolDef, ...] | None = None,
+    **changes: Any,
+) -> Iterator[ServerThread]:
+    """A real gateway over ``FakeGno`` on a free loopback port for the ``with`` block."""
+    base = settings or GatewaySettings(port=0, workers=2)
+    gateway, sock = open_gateway(
+        replace(base, **changes), fake_opener, facade_type=fake_type, tools=tools
+    )
+    server = ServerThread(gateway, sock).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@contextmanager
+def in_process(
+    settings: GatewaySettings | None = None,
+    *,
+    peer: str = "127.0.0.1",
+    port: int = 8765,
+    tools: tuple[ToolDef, ...] | None = None,
+    **changes: Any,
+) -> Iterator[tuple[Gateway, httpx.AsyncClient]]:
+    """The gateway's ASGI app without a socket; ``peer`` is the socket address it sees."""
+    base = settings or GatewaySettings(port=port, workers=2)
+    gateway = Gateway(
+        replace(base, **changes), fake_opener, port=port, facade_type=fake_type, tools=tools
+    )
+    try:
+        yield gateway, client_for(gateway, peer)
+    finally:
+        gateway.close()
+
+
+def client_for(gateway: Gateway, peer: str) -> httpx.AsyncClient:
+    """An in-process client of ``gateway`` whose socket peer is ``peer``."""
+    transport = httpx.ASGITransport(app=create_app(gateway), client=(peer, 40000))
+    return httpx.AsyncClient(transport=transport, base_url=f"http://127.0.0.1:{gateway.port}")
+
+
+def modern_headers(method: str, name: str | None = None, **extra: str) -> dict[str, str]:
+    headers = {"Accept": ACCEPT, "MCP-Protocol-Version": MODERN, "Mcp-Method": method}
+    if name is not None:
+        headers["Mcp-Name"] = name
+    headers.update(extra)
+    return headers
+
+
+def modern_body(
+    method: str, params: dict[str, Any] | None = None, rid: int | str | None = 1, **meta: Any
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "jsonrpc": "2.0",
+        "method": method,
+        "params": {**(params or {}), "_meta": envelope(**meta)},
+    }
+    if rid is not None:
+        body["id"] = rid
+    return body
+
+
+def initialize_body(version: str = LEGACY, rid: int = 1) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": rid,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "wire-test", "version": "1"},
+        },
+    }
+
+
+def validate_contract(name: str, value: Any) -> None:
+    schema = json.loads((CONTRACTS / f"{name}.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator(schema).validate(value)
+
+
+def assert_refusal(response: httpx.Response, status: int, reason: str) -> dict[str, Any]:
+    """A boundary refusal: the closed ``mcp-http-error@1.0`` body with this status and reason."""
+    assert response.status_code == status, (response.status_code, response.text)
+    body: dict[str, Any] = response.json()
+    validate_contract("mcp-http-error", body)
+    assert body["error"]["data"] == {"status": status, "reason": reason}, body
+    return body
