@@ -48,7 +48,7 @@ def create_app(gateway: Gateway) -> BoundaryMiddleware:
 
     @app.errorhandler(RequestEntityTooLarge)
     async def too_large(_: RequestEntityTooLarge) -> Response:
-        return refusal_response(Refusal(413, "body_too_large"))
+        return refusal_response(Refusal(413, "body_too_large", close=True))
 
     @app.errorhandler(HTTPException)
     async def http_error(exc: HTTPException) -> tuple[dict[str, Any], int]:

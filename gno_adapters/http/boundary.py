@@ -1,12 +1,13 @@
 """The external boundary: runs on every request, every method and path, before the body is read.
 
-Order: shutdown (503), exact ``Host`` (403), exact ``Origin`` when present (403), rate per
-socket peer (429), credentials (bearer 401, or the loopback rule 403), declared body size (413),
-then an active/queued slot (429/503). The peer is the socket's (``scope["client"]``), never
+Order: shutdown (503), the proxy rule (403), exact ``Host`` (403), exact ``Origin`` when present
+(403), rate per socket peer (429), credentials (bearer 401, or the loopback rule 403), declared
+body size (413), then an active/queued slot (429/503). The peer is the socket's (``scope["client"]``), never
 ``Forwarded`` / ``X-Forwarded-*``. Those headers are still read for one purpose: a request that
 carries any of them came through a proxy, so it is never treated as a loopback caller even when
-the socket peer is loopback (a same-host reverse proxy makes every caller look local). Without a
-bearer token configured such a request is refused.
+the socket peer is loopback (a same-host reverse proxy makes every caller look local): it needs a
+configured and presented bearer token, and its ``Host`` (and ``Origin``, when present) must be in
+the explicitly configured allowlists, never the loopback defaults.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 Zone = Literal["loopback", "remote"]
 CALLER_KEY = "gno.caller"
 LOOPBACK_IDENTITY = "loopback"
+#: A body refused by its declared length is still read and dropped up to this size.
+DRAIN_LIMIT = 8 * 1024 * 1024
 #: Any of these means a proxy relayed the request.
 PROXY_HEADERS = frozenset(
     {
@@ -63,6 +66,8 @@ class BoundaryPolicy:
         allowed_hosts: frozenset[str],
         allowed_origins: frozenset[str],
         token: BearerToken | None,
+        proxied_hosts: frozenset[str] = frozenset(),
+        proxied_origins: frozenset[str] = frozenset(),
         limiter: RateLimiter,
         max_body_bytes: int,
         instance_id: str,
@@ -70,6 +75,9 @@ class BoundaryPolicy:
     ) -> None:
         self.allowed_hosts = allowed_hosts
         self.allowed_origins = allowed_origins
+        #: What a proxied request may name: the configured values only.
+        self.proxied_hosts = proxied_hosts
+        self.proxied_origins = proxied_origins
         self.token = token
         self.limiter = limiter
         self.max_body_bytes = max_body_bytes
@@ -95,9 +103,13 @@ class BoundaryPolicy:
                 length.append(value)
             elif name in PROXY_HEADERS:
                 proxied = True
-        if len(host) != 1 or _text(host[0]).lower() not in self.allowed_hosts:
+        if proxied and self.token is None:
+            raise Refusal(403, "proxied_request_unauthenticated")
+        hosts = self.proxied_hosts if proxied else self.allowed_hosts
+        origins = self.proxied_origins if proxied else self.allowed_origins
+        if len(host) != 1 or _text(host[0]).lower() not in hosts:
             raise Refusal(403, "host_not_allowed")
-        if origin and (len(origin) != 1 or _text(origin[0]).lower() not in self.allowed_origins):
+        if origin and (len(origin) != 1 or _text(origin[0]).lower() not in origins):
             raise Refusal(403, "origin_not_allowed")
         client = scope.get("client")
         peer = str(client[0]) if client else "local-socket"
@@ -128,7 +140,7 @@ class BoundaryPolicy:
         if token is None:
             if loopback:
                 return LOOPBACK_IDENTITY, 0
-            raise Refusal(403, "proxied_request_unauthenticated" if proxied else "peer_not_allowed")
+            raise Refusal(403, "peer_not_allowed")
         usable = token.refresh()
         if token.epoch != self._epoch:
             self._epoch = token.epoch
@@ -192,12 +204,29 @@ class BoundaryMiddleware:
                 return
             await self.admission.enter()
         except Refusal as refusal:
+            if refusal.status == 413 and not await _drain(receive, DRAIN_LIMIT):
+                refusal.close = True
             await refusal.send(send)
             return
         try:
             await self.app(scope, receive, send)
         finally:
             self.admission.leave()
+
+
+async def _drain(receive: Receive, limit: int) -> bool:
+    """Read and discard a refused body of up to ``limit`` bytes, so that a reverse proxy still
+    sending it receives the 413 rather than a reset; ``False`` when it was larger."""
+    seen = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return False
+        seen += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return True
+        if seen > limit:
+            return False
 
 
 def _text(value: bytes) -> str:

@@ -70,6 +70,8 @@ class Gateway:
         self.policy = BoundaryPolicy(
             allowed_hosts=frozenset(hosts),
             allowed_origins=frozenset(origins),
+            proxied_hosts=frozenset(settings.allowed_hosts),
+            proxied_origins=frozenset(settings.allowed_origins),
             token=token,
             limiter=RateLimiter(settings.rate_limit_per_minute),
             max_body_bytes=settings.max_body_bytes,

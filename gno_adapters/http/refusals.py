@@ -35,12 +35,15 @@ class Refusal(Exception):
         *,
         request_id: RequestId | None = None,
         retry_after: float | None = None,
+        close: bool = False,
     ) -> None:
         super().__init__(f"{status} {reason}")
         self.status = status
         self.reason = reason
         self.request_id = request_id
         self.retry_after = retry_after
+        #: Ask the client to close the connection (an unread body is still on it).
+        self.close = close
 
     def payload(self) -> dict[str, Any]:
         code, message = STATUS_ERRORS[self.status]
@@ -65,7 +68,7 @@ class Refusal(Exception):
             headers.append(("www-authenticate", 'Bearer realm="gno"'))
         if self.retry_after is not None:
             headers.append(("retry-after", str(max(1, round(self.retry_after)))))
-        if self.status in (413, 503):
+        if self.close:
             headers.append(("connection", "close"))
         return headers
 

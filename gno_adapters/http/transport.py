@@ -108,7 +108,7 @@ class McpTransport:
         try:
             raw = await request.get_data(cache=False)
         except RequestEntityTooLarge:
-            raise Refusal(413, "body_too_large") from None
+            raise Refusal(413, "body_too_large", close=True) from None
         try:
             message = json.loads(raw)
         except ValueError:

@@ -242,8 +242,36 @@ def test_bearer_is_required_of_every_caller_once_configured(tmp_path: Path) -> N
                     response = await client.get("/api/health", headers={"Authorization": bad})
                     assert_refusal(response, 401, "bearer_invalid")
                 assert (await client.get("/api/health", headers=good)).status_code == 200
-                proxied = {**good, "X-Forwarded-For": "203.0.113.9"}
-                assert (await client.get("/api/health", headers=proxied)).status_code == 200
+
+    run(body)
+
+
+def test_a_proxied_request_needs_the_bearer_and_a_configured_host(tmp_path: Path) -> None:
+    path = token_file(tmp_path)
+    proxied = {"X-Forwarded-For": "203.0.113.9", "Host": "gno.example.com"}
+    bearer = {"Authorization": "Bearer " + "a" * 40}
+
+    async def body() -> None:
+        with in_process(
+            token_file=path,
+            allowed_hosts=("gno.example.com",),
+            allowed_origins=("https://gno.example.com",),
+        ) as (_, client):
+            response = await client.get("/api/health", headers=proxied)
+            assert_refusal(response, 401, "bearer_required")
+            ok = await client.get("/api/health", headers={**proxied, **bearer})
+            assert ok.status_code == 200
+            origin = {**proxied, **bearer, "Origin": "https://gno.example.com"}
+            assert (await client.get("/api/health", headers=origin)).status_code == 200
+            # the loopback defaults are for local callers only, never for proxied ones
+            local_host = {**proxied, **bearer, "Host": LOCAL}
+            response = await client.get("/api/health", headers=local_host)
+            assert_refusal(response, 403, "host_not_allowed")
+            local_origin = {**proxied, **bearer, "Origin": f"http://{LOCAL}"}
+            response = await client.get("/api/health", headers=local_origin)
+            assert_refusal(response, 403, "origin_not_allowed")
+            direct = await client.get("/api/health", headers=bearer)
+            assert direct.status_code == 200
 
     run(body)
 

@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import base64
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -345,3 +347,26 @@ def test_modern_requests_never_touch_open_sessions(http: httpx.Client) -> None:
         assert response.status_code == 200 and "mcp-session-id" not in response.headers
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
     assert post(http, body, {"Mcp-Session-Id": sid}).status_code == 200
+
+
+def test_a_cancelled_legacy_call_is_never_answered(
+    http: httpx.Client, server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GNO_FAKE_SLOW_SECONDS", "0.8")
+    sid, _ = open_session(http)
+    headers = {"Mcp-Session-Id": sid}
+    call = {"jsonrpc": "2.0", "id": 77, "method": "tools/call"}
+    call["params"] = {"name": "gno_search", "arguments": {"query": "slow"}}
+    answers: list[httpx.Response] = []
+
+    def slow_call() -> None:
+        with httpx.Client(base_url=server.base, timeout=10) as other:
+            answers.append(post(other, call, headers))
+
+    caller = threading.Thread(target=slow_call)
+    caller.start()
+    time.sleep(0.3)
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 77}}
+    assert post(http, cancel, headers).status_code == 202
+    caller.join(10)
+    assert answers[0].status_code == 202 and answers[0].content == b""
