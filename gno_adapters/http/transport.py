@@ -96,7 +96,10 @@ class McpTransport:
                 return await self._post(caller)
             if request.method == "GET":
                 return self._get(caller)
-            return self._delete(caller)
+            if request.method == "DELETE":
+                return self._delete(caller)
+            problem = RpcError(-32000, f"Method Not Allowed: {request.method} /mcp")
+            return _json(405, error_response(None, problem), {"Allow": "GET, POST, DELETE"})
         except Refusal as refusal:
             return refusal_response(refusal)
         except _Answer as answer:

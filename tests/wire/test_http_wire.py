@@ -329,6 +329,11 @@ def test_unsupported_http_method_is_405_json(http: httpx.Client) -> None:
     response = http.put("/mcp", json={})
     assert response.status_code == 405
     assert response.json()["error"]["code"] == "VALIDATION"
+    sid, _ = open_session(http)
+    head = http.head("/mcp", headers={"Mcp-Session-Id": sid})
+    assert head.status_code == 405 and head.headers["allow"] == "GET, POST, DELETE"
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    assert post(http, body, {"Mcp-Session-Id": sid}).status_code == 200  # HEAD ended nothing
 
 
 def test_sse_only_accept_gets_the_answer_as_one_event(http: httpx.Client) -> None:
