@@ -1,36 +1,82 @@
-"""SciFact retrieval quality and latency through the Python API.
+"""SciFact retrieval quality and latency through the Python API and the CLI.
 
-Usage: python benchmarks/scifact.py [--modes bm25] [--keep DIR]
-Prints nDCG@10, Recall@100 and in-process latency p50/p95 per mode (figures, not assertions).
+Usage: python benchmarks/scifact.py [--modes bm25,vector,hybrid,expand,rerank] [--keep DIR]
+                                    [--rerank-model DIR] [--precision int8|fp32] [--cli N]
+
+Indexes the 5,183 abstracts with ``gno index`` semantics (sync, then embed; timed), then per
+mode prints nDCG@10 and Recall@100 over the 300 judged test queries (limit 100), warm
+in-process latency p50/p95 at limit 10, and, with ``--cli N``, the wall time of N ``gno``
+processes per mode (cold: each loads the model). Ends with the peak RSS of this process and of
+the CLI children. Figures, not assertions. Modes: ``bm25`` (search), ``vector`` (vsearch),
+``hybrid`` (query without rerank), ``expand`` (query with pseudo-relevance feedback), ``rerank``
+(query with the cross-encoder of ``--rerank-model``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.corpora import scifact_qrels, scifact_queries, write_scifact
-from benchmarks.metrics import ndcg_at_k, recall_at_k, summary_ms
+from benchmarks.metrics import ndcg_at_k, percentile, recall_at_k, summary_ms
 from gno_adapters.bootstrap import open_gno
-from gno_core.model.requests import SearchRequest
+from gno_core.embedding import EmbedProgress
+from gno_core.model import SearchResults
+from gno_core.model.requests import QueryRequest, SearchRequest
+from gno_core.service import Gno
+
+MODES = ("bm25", "vector", "hybrid", "expand", "rerank")
+CLI_COMMAND = {"bm25": ["search"], "vector": ["vsearch"], "hybrid": ["query", "--no-rerank"]}
+
+
+def runner(gno: Gno, mode: str) -> Callable[[str, int], SearchResults]:
+    def run(text: str, limit: int) -> SearchResults:
+        if mode == "bm25":
+            return gno.search(SearchRequest(query=text, limit=limit))
+        if mode == "vector":
+            return gno.vsearch(SearchRequest(query=text, limit=limit))
+        if mode == "hybrid":
+            return gno.query(QueryRequest(query=text, limit=limit, rerank=False))
+        if mode == "expand":
+            return gno.query(QueryRequest(query=text, limit=limit, rerank=False, expand=True))
+        if mode == "rerank":
+            return gno.query(QueryRequest(query=text, limit=limit, rerank=True))
+        raise SystemExit(f"unknown mode {mode}")
+
+    return run
+
+
+def doc_ids(res: SearchResults) -> list[str]:
+    return [r.uri.rsplit("/", 1)[-1].removesuffix(".md") for r in res.results]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--modes", default="bm25", help="comma list of bm25")
+    parser.add_argument("--modes", default="bm25,vector,hybrid", help=f"comma list of {MODES}")
     parser.add_argument("--keep", help="reuse/keep the work dir here")
+    parser.add_argument("--rerank-model", help="cross-encoder directory for the rerank mode")
+    parser.add_argument("--precision", choices=("int8", "fp32"), default="int8")
+    parser.add_argument("--cli", type=int, default=0, help="time N CLI runs per mode")
+    parser.add_argument("--latency-limit", type=int, default=10)
     args = parser.parse_args()
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="gno-scifact-"))
     env = {
         "GNO_CONFIG_DIR": str(work / "config"),
         "GNO_DATA_DIR": str(work / "data"),
         "GNO_CACHE_DIR": os.environ.get("GNO_CACHE_DIR", str(work / "cache")),
+        "GNO_EMBED_PRECISION": args.precision,
+        "GNO_RERANK_MODEL": args.rerank_model or "none",
         "HOME": str(work),
     }
     corpus = work / "corpus"
@@ -42,32 +88,85 @@ def main() -> int:
 
         gno.init()
         gno.add_collection(CollectionConfig(name="scifact", path=str(corpus)))
+
     started = time.perf_counter()
-    result = gno.sync()
+    sync = gno.sync()
+    synced = time.perf_counter()
     print(
-        f"sync: {result.total_added} added, {result.total_unchanged} unchanged "
-        f"in {time.perf_counter() - started:.2f}s"
+        f"sync: {sync.total_added} added, {sync.total_unchanged} unchanged in "
+        f"{synced - started:.2f}s"
     )
+    if any(m != "bm25" for m in modes):
+        last = [0.0]
+
+        def progress(p: EmbedProgress) -> None:
+            if time.perf_counter() - last[0] > 30:
+                last[0] = time.perf_counter()
+                print(f"  embedding {p.done}/{p.total}", flush=True)
+
+        embed = gno.embed(progress=progress)
+        done = time.perf_counter()
+        print(
+            f"embed: {embed.embedded} chunks in {done - synced:.1f}s "
+            f"({embed.chunks_per_second or 0:.1f} chunks/s, {embed.model}); "
+            f"gno index total {done - started:.1f}s; vector backend "
+            f"{gno.store.vector_backend}"
+        )
+
     queries, qrels = scifact_queries(), scifact_qrels()
-    for mode in args.modes.split(","):
-        ndcg, recall, latencies, empty = [], [], [], 0
+    for mode in modes:
+        run = runner(gno, mode)
+        run("warm up", 10)
+        ndcg, recall, slow, empty = [], [], [], 0
         for qid, text in queries.items():
             t0 = time.perf_counter()
-            if mode == "bm25":
-                res = gno.search(SearchRequest(query=text, limit=100))
-            else:
-                raise SystemExit(f"unknown mode {mode}")
-            latencies.append(time.perf_counter() - t0)
-            ranked = [r.uri.rsplit("/", 1)[-1].removesuffix(".md") for r in res.results]
+            res = run(text, 100)
+            slow.append(time.perf_counter() - t0)
+            ranked = doc_ids(res)
             empty += not ranked
             ndcg.append(ndcg_at_k(ranked, qrels[qid], 10))
             recall.append(recall_at_k(ranked, qrels[qid], 100))
+        fast = []
+        for text in queries.values():
+            t0 = time.perf_counter()
+            run(text, args.latency_limit)
+            fast.append(time.perf_counter() - t0)
+        meta = res.meta
         n = len(queries)
         print(
             f"{mode}: nDCG@10 {sum(ndcg) / n:.4f}  Recall@100 {sum(recall) / n:.4f}  "
-            f"empty {empty}/{n}  latency(limit 100) {summary_ms(latencies)}"
+            f"empty {empty}/{n}  [mode {meta.mode}, vectors {meta.vectors_used}, "
+            f"reranked {meta.reranked}, expanded {meta.expanded}]"
         )
+        print(f"  latency limit {args.latency_limit}: {summary_ms(fast)}")
+        print(f"  latency limit 100: {summary_ms(slow)}")
     gno.close()
+
+    if args.cli:
+        texts = list(queries.values())[: args.cli]
+        for mode in modes:
+            if mode not in CLI_COMMAND:
+                continue
+            walls = []
+            for text in texts:
+                t0 = time.perf_counter()
+                proc = subprocess.run(
+                    [sys.executable, "-m", "gno_cli.main", *CLI_COMMAND[mode], text, "--json"],
+                    env={**os.environ, **env},
+                    capture_output=True,
+                    check=False,
+                )
+                walls.append(time.perf_counter() - t0)
+                if proc.returncode != 0:
+                    raise SystemExit(proc.stderr.decode())
+            print(
+                f"cli {' '.join(CLI_COMMAND[mode])}: p50 "
+                f"{statistics.median(walls) * 1000:.0f} ms, p95 "
+                f"{percentile(walls, 95) * 1000:.0f} ms (n={len(walls)}, new process each)"
+            )
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"peak RSS: this process {own:.0f} MB, largest CLI child {children:.0f} MB")
     return 0
 
 

@@ -52,6 +52,27 @@ def vec_table_name(fingerprint: str) -> str:
     return "vec_" + fingerprint[:16]
 
 
+def pending_sql(collections: int) -> str:
+    """Chunks of active documents (of ``collections`` names) without a vector, after a cursor.
+    Parameters: the collection names, cursor mirror hash and seq, fingerprint, the collection
+    names again, limit.
+
+    ``+d.active`` keeps SQLite off the ``active`` index, which it would otherwise pick to scan
+    every active document per chunk instead of looking the chunk's mirror up."""
+    scope = f" AND d.collection IN ({', '.join('?' * collections)})" if collections else ""
+    return (
+        "SELECT c.mirror_hash, c.seq, c.text, c.start_line, "
+        " (SELECT d.title FROM documents d WHERE d.mirror_hash = c.mirror_hash "
+        f"  AND +d.active = 1{scope} ORDER BY d.collection, d.rel_path LIMIT 1) AS title "
+        "FROM chunks c WHERE (c.mirror_hash, c.seq) > (?, ?) "
+        "AND NOT EXISTS (SELECT 1 FROM content_vectors v WHERE v.fingerprint = ? "
+        " AND v.mirror_hash = c.mirror_hash AND v.seq = c.seq) "
+        "AND EXISTS (SELECT 1 FROM documents d WHERE d.mirror_hash = c.mirror_hash "
+        f" AND +d.active = 1{scope}) "
+        "ORDER BY c.mirror_hash, c.seq LIMIT ?"
+    )
+
+
 class StoreVectors(StoreReads):
     """Vector storage and search over an open index connection (``ApswStore`` builds on it)."""
 
@@ -188,26 +209,12 @@ class StoreVectors(StoreReads):
         collections: tuple[str, ...] | None = None,
         after: tuple[str, int] | None = None,
     ) -> list[PendingChunk]:
-        scope, params = "", [fingerprint]
-        if collections:
-            scope = f" AND d.collection IN ({', '.join('?' * len(collections))})"
-            params.extend(collections)
+        scope = tuple(collections or ())
         start = after or ("", -1)
-        sql = (
-            "SELECT c.mirror_hash, c.seq, c.text, c.start_line, "
-            " (SELECT d.title FROM documents d WHERE d.mirror_hash = c.mirror_hash "
-            f"  AND d.active = 1{scope} ORDER BY d.collection, d.rel_path LIMIT 1) AS title "
-            "FROM chunks c WHERE (c.mirror_hash, c.seq) > (?, ?) "
-            "AND NOT EXISTS (SELECT 1 FROM content_vectors v WHERE v.fingerprint = ? "
-            " AND v.mirror_hash = c.mirror_hash AND v.seq = c.seq) "
-            "AND EXISTS (SELECT 1 FROM documents d WHERE d.mirror_hash = c.mirror_hash "
-            f" AND d.active = 1{scope}) "
-            "ORDER BY c.mirror_hash, c.seq LIMIT ?"
-        )
         rows = self._rows(
             "listing chunks to embed",
-            sql,
-            (*params[1:], start[0], start[1], fingerprint, *params[1:], max(limit, 0)),
+            pending_sql(len(scope)),
+            (*scope, start[0], start[1], fingerprint, *scope, max(limit, 0)),
         )
         return [PendingChunk(r[0], int(r[1]), r[2], int(r[3]), r[4]) for r in rows]
 
@@ -223,7 +230,7 @@ class StoreVectors(StoreReads):
         rows = self._rows(
             "counting vectors",
             "SELECT COUNT(*) FROM content_vectors v WHERE v.fingerprint = ? AND EXISTS "
-            "(SELECT 1 FROM documents d WHERE d.mirror_hash = v.mirror_hash AND d.active = 1)",
+            "(SELECT 1 FROM documents d WHERE d.mirror_hash = v.mirror_hash AND +d.active = 1)",
             (fingerprint,),
         )
         return int(rows[0][0])
@@ -368,9 +375,12 @@ class StoreVectors(StoreReads):
         if not best:
             return []
         eligible = _eligible(filters)
+        # The unary plus keeps SQLite off the ``active`` index: looking the few mirrors up by
+        # their own index beats scanning every active document.
+        condition = eligible.condition.replace("d.active = 1", "+d.active = 1", 1)
         rows = self._conn.execute(
             f"{eligible.with_()}SELECT {DOC_COLUMNS} FROM documents d "
-            f"WHERE {eligible.condition} AND d.mirror_hash IN (SELECT value FROM json_each(?))",
+            f"WHERE {condition} AND d.mirror_hash IN (SELECT value FROM json_each(?))",
             (*eligible.params, json.dumps(list(best))),
         )
         docs: list[StoredDocument] = [to_document(r) for r in rows]

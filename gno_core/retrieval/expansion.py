@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from gno_core.retrieval.query import STOPWORDS, words_of
 
 FEEDBACK_DOCS = 5
-FEEDBACK_TERMS = 8
+FEEDBACK_TERMS = 10
 MIN_DOC_SHARE = 2  # a feedback word must occur in at least this many of the feedback documents
 
 

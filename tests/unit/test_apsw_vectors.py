@@ -57,6 +57,26 @@ def test_knn_runs_on_the_vec0_index(tmp_path: Path) -> None:
     assert plan == [f"SCAN {TABLE} VIRTUAL TABLE INDEX 0:3{{___}}___"]
 
 
+@pytest.mark.parametrize("collections", [0, 2])
+def test_pending_chunks_walk_the_chunk_index_and_look_documents_up_by_mirror(
+    tmp_path: Path, collections: int
+) -> None:
+    with ApswStore.open(str(tmp_path / "i.sqlite")) as store:
+        fill(store)
+        names = ("a", "b")[:collections]
+        lines = [
+            row[3]
+            for row in store._conn.execute(
+                "EXPLAIN QUERY PLAN " + sqlite_vectors.pending_sql(collections),
+                (*names, "", -1, FP, *names, 32),
+            )
+        ]
+    assert lines[0] == "SEARCH c USING INDEX sqlite_autoindex_chunks_1 ((mirror_hash,seq)>(?,?))"
+    documents = [line for line in lines if line.startswith(("SEARCH d", "SCAN d"))]
+    assert documents and all("documents_mirror_hash (mirror_hash=?)" in d for d in documents), lines
+    assert not any("ORDER BY" in line for line in lines[:1])
+
+
 def test_unfiltered_search_uses_knn_and_filtered_search_scans_the_eligible_set(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
