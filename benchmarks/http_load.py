@@ -14,7 +14,8 @@ an HTTP library's (httpx spends about 3 ms of CPU per request; this client about
    >= 200 requests/s with 32 clients on 2 cores, zero errors);
 3. beyond the limits, default config: the same clients against 120 requests/min per peer, then
    a burst of 4x the active + queued slots at once: how many 429s, and why.
-RSS of the server is read before and after each phase. Prints figures; asserts nothing.
+RSS of the server is read before and after each phase, and its CPU time per request under load
+(the other processes on the machine compete for the same cores). Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -133,6 +134,12 @@ async def run_clients(
     return latencies, outcomes, time.perf_counter() - started
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of ``pid`` so far (all its threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -164,6 +171,9 @@ class Server:
 
     def rss(self) -> float:
         return rss_mb(self.proc.pid)
+
+    def cpu(self) -> float:
+        return cpu_seconds(self.proc.pid)
 
     def stop(self) -> None:
         self.proc.send_signal(signal.SIGTERM)
@@ -210,10 +220,16 @@ def main() -> int:
             lat, out, wall = asyncio.run(run_clients(server.port, queries, 1, None, len(queries)))
             report("warm, 1 client, sequential", lat, out, wall)
             rss_warm = server.rss()
+            cpu = server.cpu()
             lat, out, wall = asyncio.run(
                 run_clients(server.port, queries, args.clients, args.seconds, None)
             )
             report(f"{args.clients} clients, limits raised", lat, out, wall)
+            spent = server.cpu() - cpu
+            print(
+                f"server CPU: {spent / sum(out.values()) * 1000:.2f} ms per request, "
+                f"{spent / wall:.2f} cores busy on average"
+            )
             print(
                 f"server RSS: {rss_start:.0f} MB started, {rss_warm:.0f} MB warm, "
                 f"{server.rss():.0f} MB after the load"

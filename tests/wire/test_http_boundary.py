@@ -501,7 +501,7 @@ def test_idle_sessions_are_reaped_by_the_running_server() -> None:
 def test_shutdown_finishes_in_flight_requests_and_refuses_new_ones(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("GNO_FAKE_SLOW_SECONDS", "1.0")
+    monkeypatch.setenv("GNO_FAKE_SLOW_SECONDS", "2.0")
     slow = modern_body("tools/call", {"name": "gno_search", "arguments": {"query": "slow"}})
     headers = modern_headers("tools/call", "gno_search")
     results: dict[str, httpx.Response] = {}
