@@ -51,3 +51,12 @@ def conformance(session: nox.Session) -> None:
     session.install("-e", ".")
     cache = Path(session.cache_dir) / "conformance"
     session.run("python", "scripts/conformance.py", "--cache", str(cache), *session.posargs)
+
+
+@nox.session(python=PYTHON, default=False)
+def inspector(session: nox.Session) -> None:
+    """Optional: the MCP inspector CLI (node 22 from npm) drives ``gno mcp`` over stdio in the
+    legacy, auto and modern eras."""
+    session.install("-e", ".")
+    cache = Path(session.cache_dir) / "conformance"
+    session.run("python", "scripts/inspector.py", "--cache", str(cache))
