@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gno_cli.output import Progress, emit, emit_json
@@ -102,11 +103,7 @@ def run_pull(ctx: Context) -> int:
     progress = Progress(enabled=not ctx.quiet)
     pulled = []
     for role, name in targets:
-
-        def report(path: str, done: int, total: int | None) -> None:
-            size = f"/{total / 1e6:.1f}" if total else ""
-            progress.update(f"{role.value}: {path} {done / 1e6:.1f}{size} MB")
-
+        report = _reporter(progress, role.value)
         pulled.append(store.pull(role, name, force=ctx.args.force, progress=report))
         progress.done()
     if ctx.json:
@@ -115,6 +112,14 @@ def run_pull(ctx: Context) -> int:
         for s in pulled:
             emit(f"{s.spec.ref}: ready at {s.path}")
     return 0
+
+
+def _reporter(progress: Progress, label: str) -> Callable[[str, int, int | None], None]:
+    def report(path: str, done: int, total: int | None) -> None:
+        size = f"/{total / 1e6:.1f}" if total else ""
+        progress.update(f"{label}: {path} {done / 1e6:.1f}{size} MB")
+
+    return report
 
 
 def run_path(ctx: Context) -> int:
