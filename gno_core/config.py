@@ -84,7 +84,9 @@ TEXT_EXTENSIONS: frozenset[str] = frozenset(
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", defer_build=True
+    )
 
 
 class CollectionConfig(_Model):

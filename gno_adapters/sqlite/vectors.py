@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import apsw
-import numpy as np
 
 from gno_adapters.sqlite import lexical
 from gno_adapters.sqlite.connection import write_transaction
@@ -339,6 +338,8 @@ class StoreVectors(StoreReads):
         params: tuple[object, ...],
         limit: int,
     ) -> dict[str, tuple[int, float]]:
+        import numpy as np  # only when sqlite-vec is missing: keep it off the CLI start
+
         rows = list(
             self._conn.execute(
                 f"{ctes}SELECT v.mirror_hash, v.seq, v.embedding FROM content_vectors v "

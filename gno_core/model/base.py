@@ -17,6 +17,8 @@ class WireModel(BaseModel):
         populate_by_name=True,
         extra="forbid",
         frozen=False,
+        # Build validators on first use: a CLI run touches a handful of the ~60 contracts.
+        defer_build=True,
     )
 
     wire_nulls: ClassVar[frozenset[str]] = frozenset()

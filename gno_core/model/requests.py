@@ -12,7 +12,9 @@ class SearchRequest(BaseModel):
     """A retrieval request. ``since``/``until`` take ISO dates or relative tokens (``7d``,
     ``2w``, ``today``, ``yesterday``, ``last week``, ...)."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", defer_build=True
+    )
 
     query: str
     collection: str | None = None
