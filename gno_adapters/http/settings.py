@@ -9,8 +9,9 @@ raised before any socket is opened.
 from __future__ import annotations
 
 import ipaddress
+import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
@@ -45,8 +46,9 @@ class GatewaySettings:
     keepalive_seconds: float = 15.0
     #: How long shutdown waits for in-flight requests before closing the listener.
     drain_seconds: float = 5.0
-    #: Worker threads for facade calls (reads); writes run on one more, alone.
-    workers: int = 4
+    #: Worker threads for facade calls (reads); writes run on one more, alone. SQLite releases
+    #: the GIL, so about one per core; more only contend for the GIL with the event loop.
+    workers: int = field(default_factory=lambda: max(2, min(4, os.cpu_count() or 2)))
 
     @property
     def bind_host(self) -> str:
