@@ -446,11 +446,14 @@ def test_active_and_queued_slots_then_429(monkeypatch: pytest.MonkeyPatch) -> No
     headers = modern_headers("tools/call", "gno_search")
 
     async def body() -> None:
-        with in_process(max_active_requests=1, max_queued_requests=1) as (_, client):
+        with in_process(max_active_requests=1, max_queued_requests=1) as (gateway, client):
+            admission = gateway.admission
             first = asyncio.create_task(client.post("/mcp", json=slow, headers=headers))
-            await asyncio.sleep(0.15)
+            while admission.active < 1:
+                await asyncio.sleep(0.01)
             second = asyncio.create_task(client.post("/mcp", json=slow, headers=headers))
-            await asyncio.sleep(0.15)
+            while admission.queued < 1:
+                await asyncio.sleep(0.01)
             third = await client.post("/mcp", json=slow, headers=headers)
             assert_refusal(third, 429, "queue_full")
             assert (await first).status_code == 200
@@ -514,14 +517,21 @@ def test_shutdown_finishes_in_flight_requests_and_refuses_new_ones(
                 )
             )
             worker.start()
-            time.sleep(0.3)
+            wait_until(lambda: server.gateway.admission.active == 1)
             server.request_stop()
-            time.sleep(0.2)
+            wait_until(lambda: server.gateway.admission.state == "draining")
             with httpx.Client(base_url=server.base, timeout=5) as late:
                 assert_refusal(late.get("/api/health"), 503, "shutting_down")
             worker.join(10)
         assert results["slow"].status_code == 200
         assert "Found" in results["slow"].json()["result"]["content"][0]["text"]
+
+
+def wait_until(condition: Callable[[], bool], seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
 
 
 def test_refusal_bodies_cover_every_status() -> None:
