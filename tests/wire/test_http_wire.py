@@ -370,7 +370,12 @@ def test_a_cancelled_legacy_call_is_never_answered(
 
     caller = threading.Thread(target=slow_call)
     caller.start()
-    time.sleep(0.3)
+    session = server.gateway.sessions.find(sid, identity="loopback", epoch=0)
+    assert session is not None
+    deadline = time.monotonic() + 10
+    while session.connection.in_flight() < 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
     cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 77}}
     assert post(http, cancel, headers).status_code == 202
     caller.join(10)
