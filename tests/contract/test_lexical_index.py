@@ -320,3 +320,20 @@ def test_operator_words_are_plain_words(store: Store) -> None:
     put(store, make_doc("a.md", "walrus and the carpenter"), make_doc("b.md", "or near"))
     got = store.search(LexicalQuery("x", optional=(Term("near"), Term("or"))), SearchFilters(), 10)
     assert [h.document.rel_path for h in got] == ["b.md"]
+
+
+def test_ties_past_the_ranking_window_still_break_by_path(store: Store) -> None:
+    # 60 documents score exactly alike: whatever window an adapter ranks in first, the answer
+    # is the first paths in order, as if every match had been sorted.
+    put(store, *(make_doc(f"t{i:02d}.md", "zebra stripes everywhere") for i in range(60)))
+    assert paths(store, "zebra", limit=5) == [f"notes/t{i:02d}.md" for i in range(5)]
+
+
+def test_inactive_documents_never_crowd_out_active_ones(store: Store) -> None:
+    strong = [make_doc(f"gone{i:02d}.md", "zebra zebra zebra zebra") for i in range(60)]
+    weak = [
+        make_doc(f"kept{i}.md", "a zebra among many other words in a longer note") for i in range(3)
+    ]
+    put(store, *strong, *weak)
+    store.apply_batch(SyncBatch("notes", deactivate=tuple(d.rel_path for d in strong)))
+    assert paths(store, "zebra", limit=3) == [f"notes/kept{i}.md" for i in range(3)]
