@@ -143,3 +143,19 @@ def search_sql(columns: str, filters: FilterSql) -> str:
         f"WHERE {filters.where} "
         "ORDER BY hits.score, d.collection, d.rel_path LIMIT ?"
     )
+
+
+def top_search_sql(columns: str) -> str:
+    """The unfiltered fast path; parameters: MATCH string, window, limit. FTS5 ranks and keeps
+    the best ``window`` ids; only those are joined to ``documents``. Each row also carries the
+    window's size and its worst score, so the caller can prove nothing outside it could rank."""
+    w = ", ".join(str(x) for x in BM25_WEIGHTS)
+    return (
+        "WITH top(id, score) AS MATERIALIZED ("
+        f" SELECT rowid, bm25(documents_fts, {w}) AS s FROM documents_fts"
+        " WHERE documents_fts MATCH ? ORDER BY s LIMIT ?), "
+        "edge(n, worst) AS MATERIALIZED (SELECT count(*), max(score) FROM top) "
+        f"SELECT {columns}, -top.score, edge.n, edge.worst "
+        "FROM top CROSS JOIN documents d ON d.id = top.id CROSS JOIN edge "
+        "WHERE d.active = 1 ORDER BY top.score, d.collection, d.rel_path LIMIT ?"
+    )

@@ -254,31 +254,15 @@ class StoreReads:
         return [LexicalHit(to_document(r[:-1]), float(r[-1])) for r in rows]
 
     def _top_hits(self, expr: str, limit: int) -> list[LexicalHit] | None:
-        """Unfiltered search without joining every match: rank inside FTS5, look up only a
-        window of the best ids, and prove the answer equals the full query's. None (run the
-        full query) when the window could hide a hit: inactive documents took too many of its
+        """Unfiltered search without joining every match: rank inside FTS5, join only a window
+        of the best ids, and prove the answer equals the full query's. None (run the full
+        query) when the window could hide a hit: inactive documents took too many of its
         places, or a document outside it ties with the last one kept."""
         window = max(4 * limit, 40)
-        w = ", ".join(str(x) for x in lexical.BM25_WEIGHTS)
-        top = self._rows(
-            "searching",
-            f"SELECT rowid, bm25(documents_fts, {w}) AS score FROM documents_fts "
-            "WHERE documents_fts MATCH ? ORDER BY score LIMIT ?",
-            (expr, window),
-        )
-        if not top:
+        rows = self._rows("searching", lexical.top_search_sql(DOC_COLUMNS), (expr, window, limit))
+        if not rows:
             return []
-        score_of = {int(r[0]): float(r[1]) for r in top}
-        ids = list(score_of)
-        rows = self._rows(
-            "searching",
-            f"SELECT d.id, {DOC_COLUMNS} FROM documents d "
-            f"WHERE d.active = 1 AND d.id IN ({', '.join('?' * len(ids))})",
-            tuple(ids),
-        )
-        ordered = sorted(rows, key=lambda r: (score_of[int(r[0])], r[1], r[2]))[:limit]
-        if len(top) == window and (
-            len(ordered) < limit or score_of[int(ordered[-1][0])] >= float(top[-1][1])
-        ):
+        seen, worst = int(rows[0][-2]), float(rows[0][-1])
+        if seen == window and (len(rows) < limit or -float(rows[-1][-3]) >= worst):
             return None
-        return [LexicalHit(to_document(r[1:]), -score_of[int(r[0])]) for r in ordered]
+        return [LexicalHit(to_document(r[:-3]), float(r[-3])) for r in rows]
