@@ -504,12 +504,12 @@ def test_idle_sessions_are_reaped_by_the_running_server() -> None:
 def test_shutdown_finishes_in_flight_requests_and_refuses_new_ones(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("GNO_FAKE_SLOW_SECONDS", "2.0")
+    monkeypatch.setenv("GNO_FAKE_SLOW_SECONDS", "3.5")
     slow = modern_body("tools/call", {"name": "gno_search", "arguments": {"query": "slow"}})
     headers = modern_headers("tools/call", "gno_search")
     results: dict[str, httpx.Response] = {}
     with served() as server:
-        with httpx.Client(base_url=server.base, timeout=10) as http:
+        with httpx.Client(base_url=server.base, timeout=30) as http:
             http.get("/api/health")
             worker = threading.Thread(
                 target=lambda: results.setdefault(
@@ -522,7 +522,7 @@ def test_shutdown_finishes_in_flight_requests_and_refuses_new_ones(
             wait_until(lambda: server.gateway.admission.state == "draining")
             with httpx.Client(base_url=server.base, timeout=5) as late:
                 assert_refusal(late.get("/api/health"), 503, "shutting_down")
-            worker.join(10)
+            worker.join(30)
         assert results["slow"].status_code == 200
         assert "Found" in results["slow"].json()["result"]["content"][0]["text"]
 
