@@ -64,7 +64,7 @@ from gno_core.ports import (
 from gno_core.retrieval.dates import iso_from_ns, parse_bound, parse_document_date
 from gno_core.retrieval.hybrid import HybridSearch
 from gno_core.retrieval.query import parse_query, words_of
-from gno_core.retrieval.results import ResultBuilder
+from gno_core.retrieval.results import ResultBuilder, source_info
 from gno_core.retrieval.snippets import best_passage
 from gno_core.retrieval.vector import VectorSearch, require_embedder
 from gno_core.sync import SyncProgress, SyncService
@@ -660,15 +660,7 @@ class Gno:
         return make_uri(doc.collection, doc.rel_path, self.index_name)
 
     def _source(self, doc: StoredDocument) -> SourceInfo:
-        return SourceInfo(
-            abs_path=doc.abs_path,
-            rel_path=doc.rel_path,
-            mime=doc.source_mime,
-            ext=doc.source_ext,
-            modified_at=iso_from_ns(doc.source_mtime_ns),
-            size_bytes=doc.source_size,
-            source_hash=doc.source_hash,
-        )
+        return source_info(doc)
 
     def _doc_time_ns(self, doc: StoredDocument) -> int:
         return parse_document_date(doc.meta.date) or doc.source_mtime_ns

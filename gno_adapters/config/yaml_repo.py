@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +10,7 @@ import pydantic
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
+from gno_adapters.fsutil import atomic_write
 from gno_core.config import GnoConfig
 from gno_core.errors import NotInitializedError, RuntimeFailure, ValidationError
 
@@ -108,16 +107,6 @@ def _plain(value: Any) -> Any:
 
 def _atomic_write(path: Path, text: str) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write(path, text.encode("utf-8"))
     except OSError as exc:
         raise RuntimeFailure(f"Cannot write {path}: {exc.strerror}") from exc

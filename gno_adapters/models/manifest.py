@@ -7,11 +7,11 @@ a model directory with a manifest is a complete one.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from gno_adapters.fsutil import atomic_write
 
 MANIFEST_NAME = "manifest.json"
 _SCHEMA = 1
@@ -78,19 +78,3 @@ def read_manifest(model_dir: Path) -> Manifest | None:
 def write_manifest(model_dir: Path, manifest: Manifest) -> None:
     """Write ``manifest`` atomically into ``model_dir``."""
     atomic_write(model_dir / MANIFEST_NAME, json.dumps(manifest.to_json(), indent=2).encode())
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory and a rename,
-    so readers see the old file or the new one, never a torn one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -11,11 +11,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Literal
 
+from gno_adapters.fsutil import atomic_write
 from gno_adapters.onnx.bert_graph import GRAPH_VERSION, BertShape, build_bert_encoder, quantize_int8
 from gno_adapters.onnx.safetensors import read_safetensors
 
@@ -40,11 +39,11 @@ def bert_graph(
     else:
         model = build_bert_encoder(read_safetensors(weights), BertShape.from_file(config))
         with contextlib.suppress(OSError):
-            _atomic_write(fp32_path, model)
+            atomic_write(fp32_path, model)
     if precision == "int8":
         model = quantize_int8(model)
         try:
-            _atomic_write(target, model)
+            atomic_write(target, model)
         except OSError:
             return model
     if not target.is_file():
@@ -80,19 +79,5 @@ def _weights_digest(weights: Path, cache_dir: Path) -> str:
             digest.update(block)
     sha = digest.hexdigest()
     with contextlib.suppress(OSError):  # an unwritable cache only costs a re-hash next time
-        _atomic_write(memo, json.dumps({"identity": identity, "sha256": sha}).encode())
+        atomic_write(memo, json.dumps({"identity": identity, "sha256": sha}).encode())
     return sha
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
