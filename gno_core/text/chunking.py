@@ -29,29 +29,8 @@ CHUNKER_ID = "markdown-char-semantic-v1"
 CHARS_PER_TOKEN = 4
 #: Extensions chunked with structural (code-aware) breakpoints.
 CODE_EXTENSIONS: frozenset[str] = frozenset(
-    {
-        ".py",
-        ".pyi",
-        ".js",
-        ".jsx",
-        ".mjs",
-        ".cjs",
-        ".ts",
-        ".tsx",
-        ".go",
-        ".rs",
-        ".java",
-        ".kt",
-        ".swift",
-        ".c",
-        ".h",
-        ".cc",
-        ".cpp",
-        ".hpp",
-        ".cs",
-        ".rb",
-        ".php",
-    }
+    ".py .pyi .js .jsx .mjs .cjs .ts .tsx .go .rs .java .kt .swift .c .h .cc .cpp .hpp .cs .rb "
+    ".php".split()
 )
 
 _WINDOW_FRACTION = 0.10

@@ -8,7 +8,7 @@ from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools import common as c
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
-from gno_adapters.mcp.tools.search import REQUEST_FIELDS, render_results
+from gno_adapters.mcp.tools.search import REQUEST_FIELDS, render_results, search_request
 
 if TYPE_CHECKING:
     from gno_core.model import SearchResults, SimilarResults
@@ -168,10 +168,7 @@ QUERY_FIELDS = (
 
 
 def _vsearch(call: ToolCall) -> JSONObject:
-    from gno_core.model.requests import SearchRequest
-
-    fields = {k: call.arguments[k] for k in REQUEST_FIELDS if k in call.arguments}
-    results = _facade(call).vsearch(SearchRequest.model_validate(fields))
+    results = _facade(call).vsearch(search_request(call))
     return tool_result(render_results(results), results)
 
 
