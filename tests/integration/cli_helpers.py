@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,3 +45,17 @@ class Cli:
         run = self(*argv)
         assert run.code == 0, f"gno {' '.join(argv)} exited {run.code}: {run.err or run.out}"
         return run
+
+
+def run_gno(
+    env: dict[str, str], *argv: str, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """Run ``gno`` in a child process with ``env`` (for tests that kill or time processes)."""
+    return subprocess.run(
+        [sys.executable, "-m", "gno_cli.main", *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

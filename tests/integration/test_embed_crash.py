@@ -15,17 +15,7 @@ import apsw
 import pytest
 
 from tests.embedding_support import models_dir
-
-
-def _gno(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gno_cli.main", *argv],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+from tests.integration.cli_helpers import run_gno
 
 
 def _vectors(db: Path) -> dict[tuple[str, int], tuple[int, str, bytes]]:
@@ -57,11 +47,13 @@ def test_sigkill_mid_embed_then_resume(
     for name in ("GNO_EMBED_MODEL", "GNO_EMBED_PRECISION", "GNO_RERANK_MODEL"):
         env.pop(name, None)
     assert (
-        _gno(env, "collection", "add", str(shared_data / "foam-docs"), "--name", "foam").returncode
+        run_gno(
+            env, "collection", "add", str(shared_data / "foam-docs"), "--name", "foam"
+        ).returncode
         == 0
     )
-    assert _gno(env, "update").returncode == 0
-    total = json.loads(_gno(env, "status", "--json").stdout)["embeddingBacklog"]
+    assert run_gno(env, "update").returncode == 0
+    total = json.loads(run_gno(env, "status", "--json").stdout)["embeddingBacklog"]
     assert total > 100
 
     db = tmp_path / "data" / "index-default.sqlite"
@@ -88,7 +80,7 @@ def test_sigkill_mid_embed_then_resume(
     finally:
         conn.close()
 
-    resumed = _gno(env, "embed", "--batch-size", "4", "--json")
+    resumed = run_gno(env, "embed", "--batch-size", "4", "--json")
     assert resumed.returncode == 0, resumed.stderr
     result = json.loads(resumed.stdout)
     assert result["embedded"] == total - len(before)
@@ -97,7 +89,7 @@ def test_sigkill_mid_embed_then_resume(
     assert len(after) == total
     assert all(after[key] == value for key, value in before.items()), "finished batches kept"
 
-    status = json.loads(_gno(env, "status", "--json").stdout)
+    status = json.loads(run_gno(env, "status", "--json").stdout)
     assert status["embeddingBacklog"] == 0
-    hybrid = json.loads(_gno(env, "query", "link notes together", "--json").stdout)
+    hybrid = json.loads(run_gno(env, "query", "link notes together", "--json").stdout)
     assert hybrid["meta"]["vectorsUsed"] is True and hybrid["results"]

@@ -13,16 +13,7 @@ from pathlib import Path
 import apsw
 import pytest
 
-
-def _gno(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gno_cli.main", *argv],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+from tests.integration.cli_helpers import run_gno
 
 
 def _count(db: Path) -> int:
@@ -46,7 +37,7 @@ def _setup(root: Path, corpus: Path) -> dict[str, str]:
         "GNO_DATA_DIR": str(root / "data"),
         "GNO_CACHE_DIR": str(root / "cache"),
     }
-    add = _gno(env, "collection", "add", str(corpus), "--name", "docs")
+    add = run_gno(env, "collection", "add", str(corpus), "--name", "docs")
     assert add.returncode == 0, add.stderr
     config = root / "config" / "index.yml"
     text = config.read_text(encoding="utf-8")
@@ -56,9 +47,9 @@ def _setup(root: Path, corpus: Path) -> dict[str, str]:
 
 
 def _final(env: dict[str, str]) -> dict[str, int]:
-    run = _gno(env, "update", "--json")
+    run = run_gno(env, "update", "--json")
     assert run.returncode == 0, run.stderr
-    status = _gno(env, "status", "--json")
+    status = run_gno(env, "status", "--json")
     assert status.returncode == 0, status.stderr
     data = json.loads(status.stdout)
     return {"documents": data["totalDocuments"], "chunks": data["totalChunks"]}
