@@ -4,6 +4,7 @@ an in-process ASGI client with a chosen socket peer, and wire-request builders."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 from collections.abc import Iterator
@@ -84,8 +85,10 @@ class ServerThread:
         return self
 
     def request_stop(self) -> None:
-        if self._loop is not None and self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
+        # A server a test already stopped has closed its loop: nothing left to ask.
+        if self._loop is not None and self._stop is not None and not self._loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # closed between the check and the call
+                self._loop.call_soon_threadsafe(self._stop.set)
 
     def stop(self) -> None:
         self.request_stop()
