@@ -72,6 +72,12 @@ from gno_core.sync import SyncProgress, SyncService
 RECENCY_WORDS = frozenset({"latest", "newest", "recent", "recently", "today", "yesterday"})
 RECENCY_PHRASES = ("this week", "last week", "this month", "last month", "most recent")
 MAX_GET_LINES = 1_000_000
+#: Refs (or pattern matches) one multi-get may name: a request can never make the server read
+#: or answer for more documents than this.
+MAX_MULTI_GET_REFS = 1000
+#: Content bytes one multi-get may return in all; documents past it are skipped as
+#: ``exceeds_maxBytes`` so that the answer stays bounded whatever the request holds.
+MAX_MULTI_GET_TOTAL_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,33 +444,60 @@ class Gno:
         self, refs: list[str] | None = None, pattern: str | None = None, max_bytes: int = 10240
     ) -> MultiGetResult:
         """Several documents by refs or by a glob over ``collection/path``; each is cut at a
-        line boundary once it exceeds ``max_bytes``."""
+        line boundary once it exceeds ``max_bytes``. Refs are de-duplicated and must name one
+        index; at most ``MAX_MULTI_GET_REFS`` refs or matches, and documents past a total of
+        ``MAX_MULTI_GET_TOTAL_BYTES`` content bytes are skipped as ``exceeds_maxBytes``."""
         if bool(refs) == bool(pattern):
             raise ValidationError("Provide either refs or pattern, not both")
         if max_bytes < 1:
             raise ValidationError("maxBytes must be at least 1")
-        documents: list[MultiGetDocument] = []
         skipped: list[SkippedRef] = []
-        targets: list[Resolved] = []
+        targets: list[tuple[str, Resolved]] = []
         if pattern:
-            for doc in self._glob(pattern):
-                targets.append(Resolved(self, doc, None))
+            matches = self._glob(pattern)
+            requested = len(matches)
+            _check_batch_size(requested, "the pattern matches")
+            targets = [(f"{d.collection}/{d.rel_path}", Resolved(self, d, None)) for d in matches]
         else:
-            for ref in refs or []:
+            unique = list(dict.fromkeys(refs or []))
+            requested = len(unique)
+            _check_batch_size(requested, "refs names")
+            self._check_one_index(unique)
+            for ref in unique:
                 try:
-                    targets.append(self.resolve(ref))
+                    targets.append((ref, self.resolve(ref)))
                 except ValidationError as exc:
                     skipped.append(SkippedRef(ref=ref, reason="invalid_ref", message=exc.message))
                 except NotFoundError as exc:
                     skipped.append(SkippedRef(ref=ref, reason="not_found", message=exc.message))
-        for resolved in targets:
+        documents: list[MultiGetDocument] = []
+        seen: set[str] = set()
+        budget = MAX_MULTI_GET_TOTAL_BYTES
+        for ref, resolved in targets:
             owner, doc = resolved.owner, resolved.document
+            uri = owner._uri(doc)
+            if uri in seen:  # two spellings of one document: answer it once
+                continue
+            seen.add(uri)
             markdown = owner.store.markdown(doc.mirror_hash) or ""
-            content, truncated = _cut(markdown, max_bytes)
+            content, truncated = _cut(markdown, min(max_bytes, budget))
+            if not content and markdown:
+                skipped.append(
+                    SkippedRef(
+                        ref=ref,
+                        reason="exceeds_maxBytes",
+                        message=(
+                            f"this response reached its {MAX_MULTI_GET_TOTAL_BYTES}-byte budget; "
+                            "fetch the document separately or lower maxBytes"
+                        ),
+                    )
+                )
+                continue
+            budget -= len(content.encode())
             documents.append(
                 MultiGetDocument(
                     docid=doc.docid,
-                    uri=owner._uri(doc),
+                    uri=uri,
                     title=doc.meta.title,
                     content=content,
                     truncated=truncated,
@@ -472,7 +505,6 @@ class Gno:
                     source=owner._source(doc),
                 )
             )
-        requested = len(targets) + (0 if pattern else len(skipped))
         return MultiGetResult(
             documents=documents,
             skipped=skipped,
@@ -483,6 +515,22 @@ class Gno:
                 max_bytes=max_bytes,
             ),
         )
+
+    def _check_one_index(self, refs: list[str]) -> None:
+        """The spec's rule: explicit refs of different indexes fail the whole call."""
+        indexes: set[str] = set()
+        for ref in refs:
+            try:
+                parsed = parse_ref(ref)
+            except ValidationError:
+                continue  # reported per ref as invalid_ref
+            indexes.add(parsed.index or self.index_name.casefold())
+        if len(indexes) > 1:
+            raise ValidationError(
+                "All refs in one request must resolve to one index; split the batch by index "
+                f"({', '.join(sorted(indexes))})",
+                details={"indexes": sorted(indexes)},
+            )
 
     def _glob(self, pattern: str) -> list[StoredDocument]:
         text = pattern.removeprefix("gno://")
@@ -687,6 +735,15 @@ def _has_recency_intent(query: str) -> bool:
 
 def _line_suffix(line: int | None) -> str:
     return f":{line}" if line else ""
+
+
+def _check_batch_size(count: int, what: str) -> None:
+    if count > MAX_MULTI_GET_REFS:
+        raise ValidationError(
+            f"{what} {count} documents; at most {MAX_MULTI_GET_REFS} per call: split the batch "
+            "or narrow the pattern",
+            details={"count": count, "max": MAX_MULTI_GET_REFS},
+        )
 
 
 def _cut(markdown: str, max_bytes: int) -> tuple[str, bool]:

@@ -8,6 +8,7 @@ tools whose facade capability does not exist yet are left out. Descriptions come
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 PROFILES = ("full", "core")
 DEFAULT_PROFILE = "full"
+MAX_REPORTED_ERRORS = 20
+MAX_MESSAGE_CHARS = 300
 CORE_READ_TOOLS = frozenset(
     [
         "gno_query",
@@ -140,9 +143,15 @@ class ToolRegistry:
 
                 validator = Draft202012Validator(tool.input_schema)
                 self._validators[tool.name] = validator
-        errors = sorted(validator.iter_errors(dict(arguments)), key=lambda e: list(e.path))
+        # A hostile list can fail on every item: look at a bounded number of failures, and never
+        # echo a huge argument back inside the message.
+        found = itertools.islice(validator.iter_errors(dict(arguments)), MAX_REPORTED_ERRORS)
+        errors = sorted(found, key=lambda e: [str(p) for p in e.path])
         if not errors:
             return None
         first = errors[0]
-        where = ".".join(str(p) for p in first.absolute_path)
-        return f"{where}: {first.message}" if where else first.message
+        where = ".".join(str(p) for p in first.absolute_path)[:MAX_MESSAGE_CHARS]
+        message = first.message
+        if len(message) > MAX_MESSAGE_CHARS:
+            message = message[:MAX_MESSAGE_CHARS] + "..."
+        return f"{where}: {message}" if where else message

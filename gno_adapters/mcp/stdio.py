@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import queue
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -22,12 +23,14 @@ from typing import BinaryIO
 
 from gno_adapters.mcp.context import Connection
 from gno_adapters.mcp.facade import Facade, FacadeFactory
+from gno_adapters.mcp.frames import DEFAULT_MAX_FRAME_BYTES, FrameError, decode_frame
 from gno_adapters.mcp.jsonrpc import PARSE_ERROR, JSONObject, RpcError, error_response
 from gno_adapters.mcp.protocol import Engine
 from gno_adapters.mcp.server import GnoServices, build_engine, write_enabled_by_env
 
 log = logging.getLogger("gno.mcp")
 Job = Callable[[], JSONObject | None]
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def serve_stdio(
@@ -68,8 +71,17 @@ def serve_stdio(
 class StdioServer:
     """One stdio connection: a read loop, a writer, and the worker that runs deferred work."""
 
-    def __init__(self, engine: Engine, services: GnoServices, inp: BinaryIO, out: BinaryIO):
+    def __init__(
+        self,
+        engine: Engine,
+        services: GnoServices,
+        inp: BinaryIO,
+        out: BinaryIO,
+        *,
+        max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+    ):
         self.engine = engine
+        self.max_frame_bytes = max_frame_bytes
         self.services = services
         self.inp = inp
         self.out = out
@@ -83,7 +95,12 @@ class StdioServer:
         worker = threading.Thread(target=self._work, name="gno-mcp-worker", daemon=True)
         worker.start()
         try:
-            for raw in iter(self.inp.readline, b""):
+            while raw := self.inp.readline(self.max_frame_bytes + 1):
+                if len(raw) > self.max_frame_bytes and not raw.endswith(b"\n"):
+                    self._skip_rest_of_line()
+                    problem = f"Parse error: frame over {self.max_frame_bytes} bytes"
+                    self.send(error_response(None, RpcError(PARSE_ERROR, problem)))
+                    continue
                 self._receive(raw)
         except KeyboardInterrupt:
             pass
@@ -98,9 +115,9 @@ class StdioServer:
         if not line:
             return
         try:
-            message = json.loads(line)
-        except ValueError:
-            self.send(error_response(None, RpcError(PARSE_ERROR, "Parse error: invalid JSON")))
+            message = decode_frame(line, max_bytes=self.max_frame_bytes)
+        except FrameError as exc:
+            self.send(error_response(exc.request_id, exc.error))
             return
         reply = self.engine.handle(self.connection, message)
         if reply.response is not None:
@@ -111,15 +128,22 @@ class StdioServer:
             self._warmed = True
             self._jobs.put(self._warm_up)
 
+    def _skip_rest_of_line(self) -> None:
+        """Discard an oversized frame up to its newline without ever holding it whole."""
+        while chunk := self.inp.readline(self.max_frame_bytes):
+            if chunk.endswith(b"\n"):
+                return
+
     def _work(self) -> None:
+        # Nothing a job does may end this loop: a dead worker would leave every later call
+        # unanswered while ping still works.
         while (job := self._jobs.get()) is not None:
             try:
                 response = job()
+                if response is not None:
+                    self.send(response)
             except Exception:
                 log.exception("worker job failed")
-                continue
-            if response is not None:
-                self.send(response)
 
     def _warm_up(self) -> None:
         try:
@@ -128,7 +152,7 @@ class StdioServer:
             log.warning("warm-up failed; the first call will retry", exc_info=True)
 
     def send(self, message: JSONObject) -> None:
-        data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        data = _encode(message)
         with self._write_lock:
             if self._closed:
                 return
@@ -138,6 +162,17 @@ class StdioServer:
             except (BrokenPipeError, ValueError, OSError):
                 self._closed = True
                 log.warning("stdout closed by the client; dropping further responses")
+
+
+def _encode(message: JSONObject) -> bytes:
+    """One UTF-8 line. Text that cannot be UTF-8 (a lone surrogate from a file name or a
+    peer) goes out as U+FFFD rather than failing the write."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode() + b"\n"
+    except UnicodeEncodeError:
+        log.warning("response held lone surrogates; sent them as U+FFFD")
+        return _LONE_SURROGATE.sub("\ufffd", text).encode() + b"\n"
 
 
 def _default_factory(index: str | None, config_path: str | None) -> FacadeFactory:

@@ -7,6 +7,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+#: Bounds on what one request may ask for, so that no caller can make a search do unbounded work.
+MAX_QUERY_CHARS = 10_000
+MAX_FILTER_ITEMS = 100
+MAX_QUERY_MODES = 16
+
 
 class SearchRequest(BaseModel):
     """A retrieval request. ``since``/``until`` take ISO dates or relative tokens (``7d``,
@@ -16,18 +21,18 @@ class SearchRequest(BaseModel):
         alias_generator=to_camel, populate_by_name=True, extra="forbid", defer_build=True
     )
 
-    query: str
+    query: str = Field(max_length=MAX_QUERY_CHARS)
     collection: str | None = None
     limit: int = Field(default=5, ge=1, le=100)
     min_score: float | None = Field(default=None, ge=0, le=1)
     lang: str | None = None
     since: str | None = None
     until: str | None = None
-    categories: list[str] = Field(default_factory=list)
+    categories: list[str] = Field(default_factory=list, max_length=MAX_FILTER_ITEMS)
     author: str | None = None
-    tags_all: list[str] = Field(default_factory=list)
-    tags_any: list[str] = Field(default_factory=list)
-    exclude: list[str] = Field(default_factory=list)
+    tags_all: list[str] = Field(default_factory=list, max_length=MAX_FILTER_ITEMS)
+    tags_any: list[str] = Field(default_factory=list, max_length=MAX_FILTER_ITEMS)
+    exclude: list[str] = Field(default_factory=list, max_length=MAX_FILTER_ITEMS)
     intent: str | None = None
     path_prefix: str | None = None
 
@@ -46,7 +51,7 @@ class QueryMode(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     mode: Literal["term", "intent", "hyde"]
-    text: str
+    text: str = Field(max_length=MAX_QUERY_CHARS)
 
     @field_validator("text")
     @classmethod
@@ -61,7 +66,7 @@ class QueryRequest(SearchRequest):
     """A hybrid query: a ``SearchRequest`` plus the depth, rerank and explain controls."""
 
     candidate_limit: int | None = Field(default=None, ge=1, le=100)
-    query_modes: list[QueryMode] = Field(default_factory=list)
+    query_modes: list[QueryMode] = Field(default_factory=list, max_length=MAX_QUERY_MODES)
     expand: bool | None = None  # None: the depth decides (on only with ``thorough``)
     rerank: bool = True
     explain: bool = False

@@ -32,9 +32,11 @@ INIT = {
 class StdioProc:
     """A server process spoken to in raw JSON lines."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, *args: str, env: dict[str, str] | None = None, command: list[str] | None = None
+    ) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(FAKE_SERVER), *args],
+            [*(command or [sys.executable, str(FAKE_SERVER)]), *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
