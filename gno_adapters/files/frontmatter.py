@@ -4,6 +4,11 @@ ruamel.yaml in pure Python costs about 0.5 ms per typical block, as much as the 
 together, so blocks made only of ``key: scalar``, ``key: [a, b]`` and ``key:`` + ``- item`` lines
 with unambiguous scalars are read by a small line parser; anything else goes to ruamel. The test
 suite checks that both paths agree on every block of the real corpora.
+
+Frontmatter is hostile input: YAML aliases let a few hundred bytes stand for billions of values
+(an "alias bomb"), and deep nesting makes ruamel's composer recurse. So a block is bounded
+before parsing (size, bracket depth, line indentation) and while converting (nesting depth, and
+nodes counted every time an alias is expanded); past a bound it fails with ``FRONTMATTER``.
 """
 
 from __future__ import annotations
@@ -17,7 +22,25 @@ from ruamel.yaml import YAML
 
 from gno_core.errors import ValidationError
 
-__all__ = ["YamlFrontmatterParser"]
+__all__ = [
+    "MAX_FRONTMATTER_CHARS",
+    "MAX_FRONTMATTER_DEPTH",
+    "MAX_FRONTMATTER_NODES",
+    "YamlFrontmatterParser",
+]
+
+#: Characters of one frontmatter block (real blocks are well under 4 KiB; ruamel reads
+#: about 50 KiB a second, so this also bounds the parse time).
+MAX_FRONTMATTER_CHARS = 64 * 1024
+#: Nesting levels of collections (a mapping or list inside another counts one level).
+MAX_FRONTMATTER_DEPTH = 32
+#: Values (keys, scalars, lists, mappings) after alias expansion: each use of an alias counts
+#: everything it stands for again, which is what bounds the memory of an alias bomb.
+MAX_FRONTMATTER_NODES = 50_000
+# Leading columns (spaces and compact ``- ``/``? `` indicators) past which a line cannot belong
+# to a block within the depth bound at any sane indentation; checked before ruamel composes it.
+_MAX_LEAD = 8 * MAX_FRONTMATTER_DEPTH
+_LEAD = re.compile(r"(?:[ \t]|[-?:](?=[ \t]|$))*")
 
 _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?")
 _ITEM_LINE = re.compile(r"[ ]*-[ ]+(.*)")
@@ -48,10 +71,13 @@ class YamlFrontmatterParser:
 
     def parse(self, text: str) -> Mapping[str, Any]:
         """Plain values (dict/list/str/int/float/bool/None; dates as ISO strings). Raises
-        ``VALIDATION`` when the YAML is malformed or is not a mapping."""
+        ``VALIDATION`` (``code: FRONTMATTER``) when the YAML is malformed, is not a mapping, or
+        is past a bound (size, nesting depth, node count)."""
+        _check_raw(text)
         if self._fast_path:
             simple = _parse_simple(text)
             if simple is not None:
+                _Budget().count(simple, 0)
                 return simple
         try:
             loaded = self._yaml.load(text)
@@ -67,33 +93,86 @@ class YamlFrontmatterParser:
                 f"YAML frontmatter is a {type(loaded).__name__}, not a mapping",
                 details={"code": "FRONTMATTER"},
             )
-        result = _plain(loaded)
+        result = _Budget().plain(loaded, 0)
         assert isinstance(result, dict)
         return result
+
+
+def _limit(reason: str) -> ValidationError:
+    return ValidationError(f"Frontmatter rejected: {reason}", details={"code": "FRONTMATTER"})
+
+
+def _check_raw(text: str) -> None:
+    """Bounds that hold before any YAML parsing: size, flow bracket depth, line indentation."""
+    if len(text) > MAX_FRONTMATTER_CHARS:
+        raise _limit(f"{len(text)} characters, over the {MAX_FRONTMATTER_CHARS}-character limit")
+    if "[" in text or "{" in text:
+        # Brackets inside quoted strings are counted too: over-counting only matters past the
+        # depth bound, where no real block goes.
+        depth = deepest = 0
+        for ch in text:
+            if ch in "[{":
+                depth += 1
+                deepest = max(deepest, depth)
+            elif ch in "]}":
+                depth = max(depth - 1, 0)
+        if deepest > MAX_FRONTMATTER_DEPTH:
+            raise _limit(f"nests deeper than {MAX_FRONTMATTER_DEPTH} levels")
+    for line in text.split("\n"):
+        lead = _LEAD.match(line)
+        if lead is not None and lead.end() > _MAX_LEAD:
+            raise _limit(f"a line is indented more than {_MAX_LEAD} columns")
+
+
+class _Budget:
+    """Converts ruamel's values to plain ones while counting nodes and depth, so an alias graph
+    is never expanded past the bounds (and a self-referencing alias ends at the depth bound)."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+
+    def _visit(self, depth: int) -> None:
+        self.nodes += 1
+        if self.nodes > MAX_FRONTMATTER_NODES:
+            raise _limit(f"expands to more than {MAX_FRONTMATTER_NODES} nodes")
+        if depth > MAX_FRONTMATTER_DEPTH:
+            raise _limit(f"nests deeper than {MAX_FRONTMATTER_DEPTH} levels")
+
+    def plain(self, value: Any, depth: int) -> Any:
+        """ruamel's values as plain, JSON-ready Python values."""
+        self._visit(depth)
+        if isinstance(value, dict):
+            return {self._key(k, depth + 1): self.plain(v, depth + 1) for k, v in value.items()}
+        if isinstance(value, list | tuple | set | frozenset):
+            return [self.plain(v, depth + 1) for v in value]
+        if isinstance(value, datetime | date):
+            return value.isoformat()
+        if isinstance(value, bytes | bytearray):
+            return None
+        return value
+
+    def _key(self, key: Any, depth: int) -> str:
+        if isinstance(key, tuple):
+            # A complex key (``? [a, b]``) may hold aliases too: expanded under the same budget.
+            return str(self.plain(key, depth))
+        self._visit(depth)
+        return str(key)
+
+    def count(self, value: Any, depth: int) -> None:
+        """Count the nodes of an already plain value (the line parser's result)."""
+        self._visit(depth)
+        if isinstance(value, dict):
+            for item in value.values():
+                self._visit(depth + 1)  # its key
+                self.count(item, depth + 1)
+        elif isinstance(value, list):
+            for item in value:
+                self.count(item, depth + 1)
 
 
 def _first_line(exc: Exception) -> str:
     text = " ".join(str(exc).split("\n\n")[0].split())
     return text[:300] or type(exc).__name__
-
-
-def _plain(value: Any) -> Any:
-    """ruamel's values as plain, JSON-ready Python values."""
-    if isinstance(value, dict):
-        return {_key(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [_plain(v) for v in value]
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    if isinstance(value, bytes | bytearray):
-        return None
-    return value
-
-
-def _key(key: Any) -> str:
-    if isinstance(key, tuple):
-        return str(list(key))
-    return str(key)
 
 
 def _parse_simple(text: str) -> dict[str, Any] | None:
