@@ -101,6 +101,8 @@ class SyncBatch:
     touched: tuple[SourceState, ...] = ()  # unchanged content, new mtime/size to remember
     deactivate: tuple[str, ...] = ()  # rel_paths no longer on disk
     failures: tuple[IngestFailure, ...] = ()
+    # rel_paths whose failure record ends: the file is gone (a fixed file's upsert clears it)
+    forget_failures: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,8 @@ after a complete walk), then for every file
 - a file that cannot be indexed is recorded as a failure and skipped; if it had an active
   document, that document is deactivated (its old content is not served as current).
 
-Active paths the walk did not yield are deactivated (``removed``) in the last batches; a
-no-change sync writes nothing. Every ``apply_batch`` is atomic and deactivations come last, so a sync killed at any
+Active paths the walk did not yield are deactivated (``removed``) and the failure records of
+vanished paths end, in the last batches; a no-change sync writes nothing. Every ``apply_batch`` is atomic and deactivations come last, so a sync killed at any
 moment leaves a valid index and the next run converges to the same final state.
 
 A collection whose root is missing reports one ``PATH_NOT_FOUND`` failure (``relPath`` empty)
@@ -117,6 +117,7 @@ class _Batch:
     touched: list[SourceState] = field(default_factory=list)
     deactivate: list[str] = field(default_factory=list)
     failures: list[IngestFailure] = field(default_factory=list)
+    forget_failures: list[str] = field(default_factory=list)
     items: int = 0
     chars: int = 0
 
@@ -131,6 +132,10 @@ class _Batch:
 
     def add_deactivate(self, rel_path: str) -> None:
         self.deactivate.append(rel_path)
+        self._added()
+
+    def add_forget_failure(self, rel_path: str) -> None:
+        self.forget_failures.append(rel_path)
         self._added()
 
     def add_failure(self, failure: IngestFailure, *, deactivate: bool) -> None:
@@ -156,9 +161,11 @@ class _Batch:
                 touched=tuple(self.touched),
                 deactivate=tuple(self.deactivate),
                 failures=tuple(self.failures),
+                forget_failures=tuple(self.forget_failures),
             )
         )
         self.upserts, self.touched, self.deactivate, self.failures = [], [], [], []
+        self.forget_failures = []
         self.items = self.chars = 0
 
 
@@ -214,9 +221,15 @@ class _CollectionSync:
                 self._report(done, total, source.rel_path)
         seen = {f.rel_path for f in files}
         for rel_path in sorted(states):
-            if states[rel_path].active and rel_path not in seen:
+            if rel_path in seen:
+                continue
+            if states[rel_path].active:
                 self.batch.add_deactivate(rel_path)
                 self.removed += 1
+            if states[rel_path].failed:
+                # A failure is about a file: once the file is gone, so is the failure (else it
+                # would stay in ``failed`` and ``gno status`` forever).
+                self.batch.add_forget_failure(rel_path)
         self.batch.commit()
         self._report(total, total, "")
         return self._result(started)

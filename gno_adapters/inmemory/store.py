@@ -147,6 +147,9 @@ class InMemoryStore:
             row = self._rows.get((coll, rel))
             if row is not None:
                 row.doc = replace(row.doc, active=False)
+        for rel in batch.forget_failures:
+            self._failures.pop((coll, rel), None)
+            self._failure_seq.pop((coll, rel), None)
         for failure in batch.failures:
             key = (failure.collection, failure.rel_path)
             self._seq += 1

@@ -106,6 +106,10 @@ class ApswStore(StoreVectors):
                 ):
                     self._conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
             self._conn.executemany(
+                "DELETE FROM ingest_errors WHERE collection = ? AND rel_path = ?",
+                [(batch.collection, rel_path) for rel_path in batch.forget_failures],
+            )
+            self._conn.executemany(
                 "INSERT OR REPLACE INTO ingest_errors(collection, rel_path, code, message, size, "
                 "mtime_ns, source_hash, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [_failure_row(f, now) for f in batch.failures],

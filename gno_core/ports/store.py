@@ -34,9 +34,9 @@ class DocumentStore(Protocol):
     def apply_batch(self, batch: SyncBatch) -> None:
         """Apply one batch in one transaction: upsert documents (replacing their chunks, tags and
         lexical rows, clearing any failure record and reactivating them), remember new size/mtime
-        of ``touched`` sources, mark ``deactivate`` paths inactive, and record ``failures``
-        (replacing older records of the same path). Idempotent: applying a batch twice leaves the
-        same state."""
+        of ``touched`` sources, mark ``deactivate`` paths inactive, drop the failure records of
+        ``forget_failures`` paths, and record ``failures`` (replacing older records of the same
+        path). Idempotent: applying a batch twice leaves the same state."""
         ...
 
     def get_document(self, collection: str, rel_path: str) -> StoredDocument | None:

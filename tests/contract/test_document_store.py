@@ -321,3 +321,13 @@ def test_rename_onto_a_collection_with_active_documents_is_refused(store: Store)
     store.deactivate_collection("taken")
     store.rename_collection("notes", "taken")  # inactive leftovers give way
     assert [d.rel_path for d in store.list_documents("taken")] == ["a.md"]
+
+
+def test_forgotten_failures_end(store: Store) -> None:
+    gone = IngestFailure("notes", "gone.md", "UNREADABLE", "file disappeared", None, 1, 1)
+    kept = IngestFailure("notes", "kept.md", "BINARY", "binary", None, 2, 2)
+    store.apply_batch(SyncBatch("notes", failures=(gone, kept)))
+    store.apply_batch(SyncBatch("notes", forget_failures=("gone.md", "never-failed.md")))
+    assert [r.failure for r in store.recent_failures(10)] == [kept]
+    assert set(store.source_states("notes")) == {"kept.md"}
+    assert store.counts()[0].failed == 1
