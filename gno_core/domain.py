@@ -43,6 +43,9 @@ class SourceFile:
     abs_path: str
     size: int
     mtime_ns: int
+    # Why this entry cannot be indexed whatever its content (e.g. a name that is not UTF-8):
+    # sync records it as a failure with this code without reading it.
+    unindexable: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

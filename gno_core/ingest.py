@@ -29,6 +29,7 @@ __all__ = [
     "BINARY",
     "CONVERTER_VERSION",
     "ENCODING",
+    "FILENAME_ENCODING",
     "FRONTMATTER",
     "MARKDOWN_CONVERTER",
     "MARKDOWN_EXTENSIONS",
@@ -45,6 +46,8 @@ ENCODING = "ENCODING"
 TOO_LARGE = "TOO_LARGE"
 UNREADABLE = "UNREADABLE"
 FRONTMATTER = "FRONTMATTER"
+#: A file or folder name that is not valid UTF-8: it has no faithful relPath or URI.
+FILENAME_ENCODING = "FILENAME_ENCODING"
 
 MARKDOWN_CONVERTER = "native/markdown"
 PLAINTEXT_CONVERTER = "native/plaintext"

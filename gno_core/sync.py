@@ -37,7 +37,13 @@ from gno_core.domain import (
     SyncBatch,
 )
 from gno_core.errors import GnoError
-from gno_core.ingest import TOO_LARGE, UNREADABLE, IngestError, build_document
+from gno_core.ingest import (
+    FILENAME_ENCODING,
+    TOO_LARGE,
+    UNREADABLE,
+    IngestError,
+    build_document,
+)
 from gno_core.model.collections import CollectionSyncResult, SyncFailure, SyncResult
 from gno_core.ports.clock import Clock
 from gno_core.ports.files import FrontmatterParser, SourceTree
@@ -100,6 +106,17 @@ class SyncService:
             total_failed=sum(r.failed for r in results),
             duration_ms=_ms(self._clock.now_ns() - started),
         )
+
+
+def _unindexable_message(source: SourceFile) -> str:
+    if source.unindexable == FILENAME_ENCODING:
+        what = "Folder" if source.rel_path.endswith("/") else "File"
+        under = "; nothing under it is indexed" if what == "Folder" else ""
+        return (
+            f"{what} name is not valid UTF-8 (undecodable bytes shown as \\xNN){under}: "
+            "rename it to index it"
+        )
+    return f"Cannot be indexed ({source.unindexable})"
 
 
 def _ms(ns: int) -> float:
@@ -244,6 +261,9 @@ class _CollectionSync:
             if state.active and state.ingest_version == INGEST_VERSION:
                 self.unchanged += 1
                 return
+        if source.unindexable is not None:
+            self._fail(source, state, source.unindexable, _unindexable_message(source), None)
+            return
         source_hash: str | None = None
         try:
             if source.size > self.ingest.max_file_bytes:

@@ -2,7 +2,12 @@
 
 Symlinks are followed only while their target stays inside the (resolved) collection root, and a
 directory reached twice through links is walked once. Excluded names prune whole directories.
-Names that are not valid UTF-8 are skipped: they could not be stored or shown faithfully.
+A name that is not valid UTF-8 has no faithful relPath or URI (a lossless escape such as %FF
+would collide with names that really contain "%FF"), so it is yielded as an unindexable entry
+(``FILENAME_ENCODING``, undecodable bytes shown as ``\\xNN``) for sync to report, never skipped
+silently. A folder with such a name is reported once, as ``name/``, and not walked.
+Only regular files are ever opened: FIFOs, sockets and devices are left out of the walk, and
+``read`` opens non-blocking and checks the type again, so a FIFO swapped in later cannot block.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from functools import lru_cache
 
 from gno_core.domain import SourceFile
 from gno_core.errors import PathNotFoundError, RuntimeFailure, ValidationError
+from gno_core.ingest import FILENAME_ENCODING
 
 __all__ = ["LocalSourceTree", "compile_glob"]
 
@@ -54,10 +60,16 @@ class LocalSourceTree:
                 continue  # unreadable directory: nothing under it can be indexed
             for entry in entries:
                 name = entry.name
-                if excluded_name(name) or not _valid_name(name):
+                if excluded_name(name):
                     continue
-                rel = prefix + name
+                valid = _valid_name(name)
+                rel = prefix + (name if valid else _shown_name(name))
                 if excluded_path is not None and excluded_path(rel):
+                    continue
+                if not valid:
+                    bad = _undecodable_entry(entry, rel, real_root, extensions, matches)
+                    if bad is not None:
+                        found.append(bad)
                     continue
                 try:
                     if entry.is_symlink():
@@ -202,6 +214,40 @@ def _valid_name(name: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _shown_name(name: str) -> str:
+    """``name`` (from ``os.scandir``, undecodable bytes as surrogates) with those bytes as
+    ``\\xNN``: storable, printable, and telling the user which byte to fix."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+def _undecodable_entry(
+    entry: os.DirEntry[str],
+    rel: str,
+    real_root: str,
+    extensions: frozenset[str],
+    matches: Callable[[str], re.Match[str] | None],
+) -> SourceFile | None:
+    """The unindexable entry for a file or folder whose name is not UTF-8; None when it would
+    not have been indexed anyway (not matched, not a regular file or folder, gone)."""
+    try:
+        if entry.is_symlink():
+            if not _inside(os.path.realpath(entry.path), real_root):
+                return None
+            info = os.stat(entry.path)
+        else:
+            info = entry.stat(follow_symlinks=False)
+    except OSError:
+        return None
+    if stat.S_ISDIR(info.st_mode):
+        return SourceFile(rel + "/", entry.path, 0, info.st_mtime_ns, FILENAME_ENCODING)
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    ext = os.path.splitext(rel)[1].lower()
+    if not ((ext and ext in extensions) or matches(rel)):
+        return None
+    return SourceFile(rel, entry.path, info.st_size, info.st_mtime_ns, FILENAME_ENCODING)
 
 
 def _unreadable(path: str, exc: OSError) -> RuntimeFailure:

@@ -67,3 +67,34 @@ def test_a_failure_ends_when_its_file_is_deleted_or_fixed(cli: Cli, notes: Path)
     result = cli.ok("update", "--json").json()
     assert (result["totalFailed"], result["totalAdded"]) == (0, 1)
     assert _status_failures(cli) == (0, [])
+
+
+def test_names_that_are_not_utf8_are_reported_not_skipped(cli: Cli, notes: Path) -> None:
+    base = os.fsencode(notes)
+    with open(base + b"/latin1_\xff.md", "wb") as fh:
+        fh.write(b"# Latin-1 name\n")
+    os.mkdir(base + b"/caf\xe9")
+    with open(base + b"/caf\xe9/inner.md", "wb") as fh:
+        fh.write(b"# Inner\n")
+    with open(base + b"/skipped_\xff.png", "wb") as fh:
+        fh.write(b"not matched by the pattern: not reported either")
+    cli.ok("collection", "add", str(notes), "--name", "notes")
+
+    result = cli.ok("update", "--json").json()["collections"][0]
+    failures = {f["relPath"]: f for f in result["failures"]}
+    assert {p: f["code"] for p, f in failures.items()} == {
+        "caf\\xe9/": "FILENAME_ENCODING",
+        "latin1_\\xff.md": "FILENAME_ENCODING",
+    }
+    assert "nothing under it is indexed" in failures["caf\\xe9/"]["message"]
+    assert (result["added"], result["failed"]) == (2, 2)
+    count, listed = _status_failures(cli)
+    assert count == 2 and sorted(listed) == ["caf\\xe9/", "latin1_\\xff.md"]
+    text = cli.ok("update").out
+    assert "2 failed" in text
+
+    os.rename(base + b"/latin1_\xff.md", base + b"/latin1_\xc3\xbf.md")
+    again = cli.ok("update", "--json").json()["collections"][0]
+    assert (again["added"], again["failed"]) == (1, 1)
+    assert cli.ok("get", "gno://notes/latin1_%C3%BF.md").out.startswith("# Latin-1 name")
+    assert _status_failures(cli) == (1, ["caf\\xe9/"])
