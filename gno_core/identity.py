@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
 from gno_core.errors import ValidationError
+from gno_core.text.validity import require_text
 
 COLLECTION_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 DOCID_RE = re.compile(r"^#?([0-9a-fA-F]{6,8})$")
@@ -18,7 +19,7 @@ _URI_SAFE = "!'()*-._~"  # what encodeURIComponent leaves alone besides alphanum
 
 def normalize_collection_name(name: str) -> str:
     """Collection names are case-insensitive on input and lowercase everywhere after."""
-    candidate = name.strip().lower()
+    candidate = require_text(name, "collection name").strip().lower()
     if not COLLECTION_NAME_RE.fullmatch(candidate):
         raise ValidationError(
             f"Invalid collection name {name!r}: use 1-64 characters a-z, 0-9, '_' or '-', "
@@ -34,7 +35,7 @@ def normalize_index_name(name: str) -> str:
     1-64 UTF-16 units of letters, marks, numbers, internal spaces, ``.``, ``_`` or ``-``; starts
     with a letter or number; no trailing space or ``.``; no ``..``; at most 242 UTF-8 bytes.
     """
-    nfc = unicodedata.normalize("NFC", name)
+    nfc = unicodedata.normalize("NFC", require_text(name, "index name"))
     units = len(nfc.encode("utf-16-le")) // 2
 
     def bad(reason: str) -> ValidationError:
@@ -63,8 +64,19 @@ def _is_alnum(ch: str) -> bool:
 
 
 def encode_rel_path(rel_path: str) -> str:
-    """Percent-encode each path segment like ``encodeURIComponent``, keeping ``/``."""
-    return "/".join(quote(seg, safe=_URI_SAFE) for seg in rel_path.split("/"))
+    """Percent-encode each path segment like ``encodeURIComponent``, keeping ``/``. A name
+    that is not UTF-8 on disk (decoded with ``surrogateescape``) keeps its original bytes."""
+    return "/".join(quote(_segment_bytes(seg), safe=_URI_SAFE) for seg in rel_path.split("/"))
+
+
+def _segment_bytes(segment: str) -> bytes:
+    try:
+        return segment.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return segment.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            return segment.encode("utf-8", "surrogatepass")
 
 
 def make_uri(collection: str, rel_path: str, index: str = DEFAULT_INDEX) -> str:
@@ -98,6 +110,7 @@ class DocRef:
 
 def parse_uri(uri: str) -> DocRef:
     """Parse ``gno://collection/path[?index=name]``; the path is percent-decoded."""
+    require_text(uri, "document URI")
     if not uri.startswith("gno://"):
         raise ValidationError(f"Not a gno:// URI: {uri!r}", details={"ref": uri})
     rest = uri[len("gno://") :]
@@ -123,7 +136,7 @@ def parse_uri(uri: str) -> DocRef:
 def parse_ref(ref: str) -> DocRef:
     """Accept a ``gno://`` URI, ``collection/path``, or ``#docid`` (6-8 hex), each optionally
     followed by ``:line``."""
-    text = ref.strip()
+    text = require_text(ref, "document reference").strip()
     if not text:
         raise ValidationError("Empty document reference", details={"ref": ref})
     line: int | None = None

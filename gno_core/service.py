@@ -68,6 +68,7 @@ from gno_core.retrieval.results import ResultBuilder, source_info
 from gno_core.retrieval.snippets import best_passage
 from gno_core.retrieval.vector import VectorSearch, require_embedder
 from gno_core.sync import SyncProgress, SyncService
+from gno_core.text.validity import require_text
 
 RECENCY_WORDS = frozenset({"latest", "newest", "recent", "recently", "today", "yesterday"})
 RECENCY_PHRASES = ("this week", "last week", "this month", "last month", "most recent")
@@ -454,7 +455,7 @@ class Gno:
         skipped: list[SkippedRef] = []
         targets: list[tuple[str, Resolved]] = []
         if pattern:
-            matches = self._glob(pattern)
+            matches = self._glob(require_text(pattern, "pattern"))
             requested = len(matches)
             _check_batch_size(requested, "the pattern matches")
             targets = [(f"{d.collection}/{d.rel_path}", Resolved(self, d, None)) for d in matches]

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import apsw
 
-from gno_core.errors import RuntimeFailure
+from gno_core.errors import RuntimeFailure, ValidationError
 
 
 @contextmanager
@@ -20,6 +20,13 @@ def translate_errors(action: str) -> Iterator[None]:
         raise RuntimeFailure(
             f"Index database is busy (another process is writing) while {action}",
             details={"sqlite_error": type(exc).__name__},
+        ) from exc
+    except UnicodeEncodeError as exc:
+        # A lone surrogate cannot be bound as SQLite text; the core refuses such text at its
+        # edges, and this keeps any path it missed a typed refusal rather than a crash.
+        raise ValidationError(
+            f"Text is not valid Unicode while {action}",
+            details={"reason": "invalid_unicode"},
         ) from exc
     except apsw.Error as exc:
         raise RuntimeFailure(

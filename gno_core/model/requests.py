@@ -7,8 +7,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from gno_core.text.validity import has_lone_surrogate
+
 #: Bounds on what one request may ask for, so that no caller can make a search do unbounded work.
-MAX_QUERY_CHARS = 10_000
+MAX_REQUEST_TEXT_CHARS = 10_000
 MAX_FILTER_ITEMS = 100
 MAX_QUERY_MODES = 16
 
@@ -21,7 +23,7 @@ class SearchRequest(BaseModel):
         alias_generator=to_camel, populate_by_name=True, extra="forbid", defer_build=True
     )
 
-    query: str = Field(max_length=MAX_QUERY_CHARS)
+    query: str = Field(max_length=MAX_REQUEST_TEXT_CHARS)
     collection: str | None = None
     limit: int = Field(default=5, ge=1, le=100)
     min_score: float | None = Field(default=None, ge=0, le=1)
@@ -43,6 +45,14 @@ class SearchRequest(BaseModel):
             raise ValueError("query must not be empty")
         return value
 
+    @field_validator("*")
+    @classmethod
+    def _unicode(cls, value: object) -> object:
+        texts = value if isinstance(value, list) else [value]
+        if any(isinstance(t, str) and has_lone_surrogate(t) for t in texts):
+            raise ValueError("text must be valid Unicode (it holds a lone UTF-16 surrogate)")
+        return value
+
 
 class QueryMode(BaseModel):
     """A caller-supplied retrieval entry: ``term`` (an extra keyword query), ``intent`` (extra
@@ -51,7 +61,7 @@ class QueryMode(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     mode: Literal["term", "intent", "hyde"]
-    text: str = Field(max_length=MAX_QUERY_CHARS)
+    text: str = Field(max_length=MAX_REQUEST_TEXT_CHARS)
 
     @field_validator("text")
     @classmethod
@@ -59,6 +69,8 @@ class QueryMode(BaseModel):
         value = value.strip()
         if not value:
             raise ValueError("queryModes text must not be empty")
+        if has_lone_surrogate(value):
+            raise ValueError("queryModes text must be valid Unicode")
         return value
 
 
