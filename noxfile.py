@@ -54,6 +54,15 @@ def conformance(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON, default=False)
+def fuzz(session: nox.Session) -> None:
+    """Optional: the fuzz suites with many more examples than CI runs (``HYPOTHESIS_PROFILE=long``;
+    pass ``-- --hypothesis-seed=N`` to replay a seed)."""
+    session.install("-e", ".[test]")
+    session.env["HYPOTHESIS_PROFILE"] = "long"
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/fuzz", *session.posargs)
+
+
+@nox.session(python=PYTHON, default=False)
 def inspector(session: nox.Session) -> None:
     """Optional: the MCP inspector CLI (node 22 from npm) drives ``gno mcp`` over stdio in the
     legacy, auto and modern eras."""
