@@ -201,13 +201,19 @@ def test_special_files_are_skipped_and_never_block(disk: Path) -> None:
     assert info.value.details["code"] == "UNREADABLE"
 
 
-def test_names_that_are_not_utf8_are_skipped(disk: Path) -> None:
+def test_names_that_are_not_utf8_are_yielded_as_unindexable(disk: Path) -> None:
     try:
         with open(os.fsencode(disk) + b"/bad-\xff.md", "wb") as handle:
             handle.write(b"x\n")
+        os.mkdir(os.fsencode(disk) + b"/dir-\xfe")
     except OSError:
         pytest.skip("file system refuses non-UTF-8 names")
-    assert _walk(disk) == ["sub/real.md"]
+    found = {f.rel_path: f for f in LocalSourceTree().walk(str(disk), "**", (), ())}
+    assert sorted(found) == ["bad-\\xff.md", "dir-\\xfe/", "sub/real.md"]
+    assert found["bad-\\xff.md"].unindexable == "FILENAME_ENCODING"
+    assert found["bad-\\xff.md"].size == 2
+    assert found["dir-\\xfe/"].unindexable == "FILENAME_ENCODING"
+    assert found["sub/real.md"].unindexable is None
 
 
 def test_unreadable_directory_and_file(disk: Path) -> None:
