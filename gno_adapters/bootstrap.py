@@ -11,10 +11,11 @@ from gno_adapters.clock import SystemClock
 from gno_adapters.config import GnoPaths, YamlConfigRepository, resolve_paths
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
 from gno_adapters.files.walker import LocalSourceTree
+from gno_adapters.fsutil import ensure_private_dir
 from gno_adapters.model_wiring import SemanticModels
 from gno_adapters.resident import PidFileResidentProbe
 from gno_adapters.sqlite import ApswStore
-from gno_core.errors import NotFoundError
+from gno_core.errors import NotFoundError, RuntimeFailure
 from gno_core.service import Gno
 
 if TYPE_CHECKING:
@@ -37,7 +38,13 @@ class ApswStoreProvider:
         return self._path.is_file()
 
     def open(self) -> ApswStore:
-        self._path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            ensure_private_dir(self._path.parent)
+        except OSError as exc:
+            raise RuntimeFailure(
+                f"Cannot create the data folder {self._path.parent}: {exc.strerror or exc}",
+                details={"path": str(self._path.parent)},
+            ) from exc
         return ApswStore.open(str(self._path))
 
 

@@ -1,8 +1,10 @@
-"""Filesystem helpers shared by adapters: atomic replacement of a file's content."""
+"""Filesystem helpers shared by adapters: atomic replacement of a file's content, and private
+(owner-only) folders and files."""
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -21,3 +23,37 @@ def atomic_write(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+#: Index databases and their folders hold every indexed note: readable by their owner only.
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
+
+
+def ensure_private_dir(path: Path) -> None:
+    """Create ``path`` (missing parents with the default mode) as ``0700``, or tighten it to
+    ``0700`` when it exists with group or other bits, if it is ours to tighten. Raises
+    ``OSError`` when it cannot be created."""
+    path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+    info = path.stat()
+    if not info.st_mode & 0o077:
+        return
+    # A folder the user pointed gno at may be shared on purpose (``GNO_DATA_DIR=/tmp``, the
+    # home folder): only a plain folder of our own is tightened, never a sticky one like /tmp.
+    if info.st_uid != os.geteuid() or info.st_mode & stat.S_ISVTX:
+        return
+    if path.resolve() in (Path.home().resolve(), Path("/")):
+        return
+    os.chmod(path, PRIVATE_DIR_MODE)
+
+
+def ensure_private_file(path: Path) -> None:
+    """Create ``path`` empty as ``0600`` when missing, else tighten it to ``0600`` when it has
+    group or other bits (and is ours). Raises ``OSError`` when it cannot be created."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), PRIVATE_FILE_MODE)
+    try:
+        info = os.fstat(fd)
+        if info.st_mode & 0o077 and info.st_uid == os.geteuid():
+            os.fchmod(fd, PRIVATE_FILE_MODE)
+    finally:
+        os.close(fd)

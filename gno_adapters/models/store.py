@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gno_adapters.fsutil import ensure_private_dir
 from gno_adapters.models.download import Progress, download, file_sha256
 from gno_adapters.models.manifest import Manifest, ManifestFile, read_manifest, write_manifest
 from gno_core import __version__
@@ -164,6 +165,8 @@ class ModelStore:
                 f"is reachable or point the configuration at a local copy",
                 details={"role": spec.role.value, "name": spec.name, "reason": "offline"},
             )
+        # The cache folder (models, derived graphs) is owner-only like the data folder.
+        ensure_private_dir(self._root.parent)
         directory = self.cache_dir(spec)
         old = read_manifest(directory)
         records: list[ManifestFile] = []

@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from types import TracebackType
 from typing import Self
 
 import apsw
 
+from gno_adapters.fsutil import ensure_private_file
 from gno_adapters.sqlite import lexical
 from gno_adapters.sqlite.connection import connect, load_vector_extension, write_transaction
 from gno_adapters.sqlite.errors import translate_errors
 from gno_adapters.sqlite.migrations import migrate
 from gno_adapters.sqlite.vectors import StoreVectors
 from gno_core.domain import Chunk, IndexedDocument, IngestFailure, SourceState, SyncBatch
-from gno_core.errors import DuplicateError
+from gno_core.errors import DuplicateError, RuntimeFailure
 from gno_core.ports.clock import Clock
 from gno_core.retrieval.dates import iso_from_ns, parse_document_date
 from gno_core.text.cjk import segment_for_index
@@ -34,6 +36,22 @@ def _failure_row(f: IngestFailure, now: str) -> tuple[object, ...]:
 
 def _chunk_row(mirror_hash: str, c: Chunk) -> tuple[object, ...]:
     return (mirror_hash, c.seq, c.pos, c.text, c.start_line, c.end_line, c.language, c.token_count)
+
+
+def _private_files(path: str) -> None:
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        ensure_private_file(Path(path))
+        for suffix in ("-wal", "-shm"):
+            side = Path(path + suffix)
+            if side.exists():
+                ensure_private_file(side)
+    except OSError as exc:
+        raise RuntimeFailure(
+            f"Cannot create or secure the index file {path}: {exc.strerror or exc}",
+            details={"path": path},
+        ) from exc
 
 
 class _SystemClock:
@@ -58,7 +76,10 @@ class ApswStore(StoreVectors):
     ) -> ApswStore:
         """Open (creating and migrating when needed) the index at ``path``. sqlite-vec is
         loaded when ``vector_extension`` is set and it can be; without it vector search is
-        exact (same results, slower on large indexes)."""
+        exact (same results, slower on large indexes). The database file and its -wal/-shm
+        files are owner-only (0600): SQLite gives the latter the mode of the former, and files
+        left looser by an older gno are tightened here."""
+        _private_files(path)
         with translate_errors(f"opening the index {path}"):
             conn = connect(path)
             try:
