@@ -5,11 +5,50 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from gno_cli.context import Context
 from gno_cli.output import emit_json
 from gno_core import __version__
 from gno_core.errors import GnoError, ValidationError, exit_code_for
+
+
+class UsageError(ValidationError):
+    """A command line argparse cannot read: bad input, so exit 1 like every VALIDATION error
+    (argparse's own exit status 2 means a runtime failure in gno's table)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(
+            f"{message} (see: {self.prog} --help)", details={"usage": self.format_usage().strip()}
+        )
+
+
+#: Options whose values may start with "-" (so "--since -5d" reaches the date parser and gets
+#: its error rather than argparse's "expected one argument").
+_DASH_VALUE_OPTIONS = frozenset({"--since", "--until"})
+
+
+def _join_dash_values(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        following = argv[i + 1] if i + 1 < len(argv) else None
+        if (
+            token in _DASH_VALUE_OPTIONS
+            and following is not None
+            and following.startswith("-")
+            and not following.startswith("--")
+            and len(following) > 1
+        ):
+            out.append(f"{token}={following}")
+            i += 2
+            continue
+        out.append(token)
+        i += 1
+    return out
 
 
 def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
@@ -41,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
         sync,
     )
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="gno",
         description="gno: a local knowledge engine. Index folders, search them, serve them to agents.",
     )
@@ -60,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _sub_parser_class(common: argparse.ArgumentParser) -> type[argparse.ArgumentParser]:
-    class SubParser(argparse.ArgumentParser):
+    class SubParser(_Parser):
         def __init__(self, *args: object, **kwargs: object) -> None:
             parents = list(kwargs.pop("parents", []) or [])  # type: ignore[call-overload]
             super().__init__(*args, parents=[*parents, common], **kwargs)  # type: ignore[arg-type]
@@ -70,7 +109,16 @@ def _sub_parser_class(common: argparse.ArgumentParser) -> type[argparse.Argument
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser.parse_args(_join_dash_values(given))
+    except UsageError as exc:
+        if "--json" in given:
+            emit_json(exc.envelope())
+        else:
+            print(exc.details["usage"], file=sys.stderr)
+            print(f"Error: {exc.message}", file=sys.stderr)
+        return exit_code_for(exc)
     ctx = Context(args)
     try:
         code: int = args.handler(ctx)

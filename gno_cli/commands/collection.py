@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from gno_cli.output import emit, emit_json
 from gno_core.defaults import DEFAULT_EXCLUDES, DEFAULT_PATTERN
-from gno_core.errors import PathNotFoundError
+from gno_core.errors import InvalidPathError, PathNotFoundError, ValidationError
 from gno_core.identity import normalize_collection_name
 from gno_core.roots import check_collection_root, default_collection_name
 
@@ -35,6 +35,11 @@ def _add_collection_options(p: argparse.ArgumentParser) -> None:
         type=_csv,
         default=None,
         help="names to skip, comma separated (replaces the defaults)",
+    )
+    p.add_argument(
+        "--allow-broad-root",
+        action="store_true",
+        help="index a broad folder such as /home, /tmp or /opt itself (refused by default)",
     )
 
 
@@ -64,11 +69,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _collection_from(args: argparse.Namespace) -> CollectionConfig:
     from gno_core.config import CollectionConfig
 
+    if not args.path.strip():
+        # Path("") is the current folder: an empty argument (an unset shell variable) must
+        # not silently index wherever the command happens to run.
+        raise ValidationError("The folder path is empty", details={"path": args.path})
     path = Path(args.path).expanduser()
     if not path.is_dir():
         raise PathNotFoundError(f"Folder not found: {args.path}", details={"path": args.path})
     resolved = str(path.resolve())
-    check_collection_root(resolved, os.path.expanduser("~"))
+    try:
+        check_collection_root(resolved, os.path.expanduser("~"), allow_broad=args.allow_broad_root)
+    except InvalidPathError as exc:
+        raise InvalidPathError(
+            f"{exc.message} (or pass --allow-broad-root to index it anyway)",
+            details=exc.details,
+        ) from exc
     return CollectionConfig(
         name=normalize_collection_name(args.name or default_collection_name(resolved)),
         path=resolved,
@@ -81,7 +96,7 @@ def _collection_from(args: argparse.Namespace) -> CollectionConfig:
 def run_init(ctx: Context) -> int:
     config = ctx.gno.init()
     info = None
-    if ctx.args.path:
+    if ctx.args.path is not None:
         info = ctx.gno.add_collection(_collection_from(ctx.args))
     if ctx.json:
         emit_json(ctx.gno.list_collections())

@@ -81,6 +81,12 @@ def _absolute(text: str) -> tuple[datetime, datetime]:
             return start, start + timedelta(days=1)
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError as exc:
+        if _REL_RE.match(text.lstrip("-").lower()):
+            raise ValidationError(
+                f"Invalid date {text!r}: relative tokens have no sign, they count back from "
+                f"now: use {text.lstrip('-')!r}",
+                details={"value": text},
+            ) from exc
         raise ValidationError(
             f"Invalid date {text!r}: use YYYY-MM-DD, an ISO date-time, or a relative token "
             "such as 7d, 2w, today, last month",
