@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
@@ -33,7 +34,8 @@ PRIVATE_FILE_MODE = 0o600
 def ensure_private_dir(path: Path) -> None:
     """Create ``path`` (missing parents with the default mode) as ``0700``, or tighten it to
     ``0700`` when it exists with group or other bits, if it is ours to tighten. Raises
-    ``OSError`` when it cannot be created."""
+    ``OSError`` only when it cannot be created: tightening is best effort, so an index on a
+    read-only mount still opens."""
     path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
     info = path.stat()
     if not info.st_mode & 0o077:
@@ -44,16 +46,23 @@ def ensure_private_dir(path: Path) -> None:
         return
     if path.resolve() in (Path.home().resolve(), Path("/")):
         return
-    os.chmod(path, PRIVATE_DIR_MODE)
+    with contextlib.suppress(OSError):
+        os.chmod(path, PRIVATE_DIR_MODE)
 
 
 def ensure_private_file(path: Path) -> None:
     """Create ``path`` empty as ``0600`` when missing, else tighten it to ``0600`` when it has
-    group or other bits (and is ours). Raises ``OSError`` when it cannot be created."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), PRIVATE_FILE_MODE)
+    group or other bits and is ours (best effort: a read-only file or mount is left as it is).
+    Raises ``OSError`` only when a missing file cannot be created."""
     try:
-        info = os.fstat(fd)
-        if info.st_mode & 0o077 and info.st_uid == os.geteuid():
-            os.fchmod(fd, PRIVATE_FILE_MODE)
-    finally:
-        os.close(fd)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, PRIVATE_FILE_MODE)
+    except FileExistsError:
+        with contextlib.suppress(OSError):
+            info = path.stat()
+            if info.st_mode & 0o077 and info.st_uid == os.geteuid():
+                os.chmod(path, PRIVATE_FILE_MODE)
+        return
+    os.close(fd)
+
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)

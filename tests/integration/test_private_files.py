@@ -104,3 +104,21 @@ def test_model_cache_folder_is_owner_only(tmp_path: Path) -> None:
     with pytest.raises(ModelUnavailableError):
         store.pull(ModelRole.RERANK)
     assert _mode(cache) == 0o700
+
+
+def test_tightening_is_best_effort(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An index on a read-only mount (chmod fails with EROFS) must still open for reading.
+    db = tmp_path / "data" / "index.sqlite"
+    ensure_private_dir(db.parent)
+    ApswStore.open(str(db)).close()
+    os.chmod(db.parent, 0o755)
+    os.chmod(db, 0o644)
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(os, "chmod", refuse)
+    ensure_private_dir(db.parent)
+    with ApswStore.open(str(db)) as store:
+        assert store.counts() == []
+    assert _mode(db) == 0o644
