@@ -83,6 +83,11 @@ class GatewayConfig(_Model):
     max_queued_requests: int = Field(default=16, ge=0)
     max_sessions: int = Field(default=32, ge=1)
     session_idle_seconds: float = Field(default=300.0, gt=0)
+    #: Requests in flight at once per socket peer; 0 turns the cap off.
+    max_connections_per_peer: int = Field(default=16, ge=0)
+    #: Seconds for a request body to arrive whole (408 after), and for request headers to.
+    body_timeout_seconds: float = Field(default=10.0, gt=0)
+    header_timeout_seconds: float = Field(default=5.0, gt=0)
 
 
 class GnoConfig(_Model):

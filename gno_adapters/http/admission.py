@@ -1,6 +1,7 @@
-"""Capacity: a per-peer request rate, and active/queued request slots with a drain state.
+"""Capacity: a per-peer request rate, a per-peer cap on requests in flight, and active/queued
+request slots with a drain state.
 
-Both run on the event loop (no locks). A request beyond ``max_active`` waits in a bounded
+All run on the event loop (no locks). A request beyond ``max_active`` waits in a bounded
 queue; beyond the queue it is refused (429). Shutdown flips the state to ``draining``: new and
 queued requests are refused (503) while active ones finish.
 """
@@ -50,6 +51,33 @@ class RateLimiter:
         ]
         for peer in full:
             del self._buckets[peer]
+
+
+class PeerConnections:
+    """At most ``per_peer`` requests in flight per socket peer, counted from the request line
+    until its response is complete, body reading included: a peer holding many slow
+    connections only ever runs out of its own allowance."""
+
+    def __init__(self, per_peer: int) -> None:
+        self.per_peer = per_peer
+        self._counts: dict[str, int] = {}
+
+    def enter(self, peer: str) -> None:
+        """Count one more request of ``peer`` or raise ``Refusal(429, "too_many_connections")``."""
+        count = self._counts.get(peer, 0)
+        if self.per_peer > 0 and count >= self.per_peer:
+            raise Refusal(429, "too_many_connections", retry_after=1.0, close=True)
+        self._counts[peer] = count + 1
+
+    def leave(self, peer: str) -> None:
+        count = self._counts.get(peer, 0) - 1
+        if count > 0:
+            self._counts[peer] = count
+        else:
+            self._counts.pop(peer, None)
+
+    def __getitem__(self, peer: str) -> int:
+        return self._counts.get(peer, 0)
 
 
 class Admission:

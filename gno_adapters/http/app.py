@@ -18,6 +18,8 @@ from gno_adapters.http.gateway import Gateway
 from gno_adapters.http.refusals import Refusal
 from gno_adapters.http.transport import McpTransport, refusal_response
 
+#: Answered from memory on the event loop: no admission slot, so never behind ``/mcp`` work.
+UNMETERED = frozenset({"/api/health", "/api/resident/status"})
 HTTP_CODES = {400: "VALIDATION", 404: "NOT_FOUND", 405: "VALIDATION", 409: "CONFLICT"}
 
 
@@ -60,4 +62,11 @@ def create_app(gateway: Gateway) -> BoundaryMiddleware:
     async def started() -> None:
         await gateway.start()
 
-    return BoundaryMiddleware(cast("ASGIApp", app), gateway.policy, gateway.admission)
+    return BoundaryMiddleware(
+        cast("ASGIApp", app),
+        gateway.policy,
+        gateway.admission,
+        gateway.peers,
+        body_timeout=gateway.settings.body_timeout_seconds,
+        unmetered=UNMETERED,
+    )

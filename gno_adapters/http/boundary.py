@@ -1,8 +1,9 @@
-"""The external boundary: runs on every request, every method and path, before the body is read.
+"""The external boundary: runs on every request, every method and path, before the app.
 
-Order: shutdown (503), the proxy rule (403), exact ``Host`` (403), exact ``Origin`` when present
-(403), rate per socket peer (429), credentials (bearer 401, or the loopback rule 403), declared
-body size (413), then an active/queued slot (429/503). The peer is the socket's (``scope["client"]``), never
+Order: shutdown (503), requests in flight per socket peer (429), then from the headers alone the
+proxy rule (403), exact ``Host`` (403), exact ``Origin`` when present (403), rate per socket peer
+(429), credentials (bearer 401, or the loopback rule 403) and declared body size (413); then the
+whole body, bounded in size (413) and time (408); then an active/queued slot (429/503). The peer is the socket's (``scope["client"]``), never
 ``Forwarded`` / ``X-Forwarded-*``. Those headers are still read for one purpose: a request that
 carries any of them came through a proxy, so it is never treated as a loopback caller even when
 the socket peer is loopback (a same-host reverse proxy makes every caller look local): it needs a
@@ -12,13 +13,14 @@ the explicitly configured allowlists, never the loopback defaults.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import ipaddress
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from gno_adapters.http.admission import Admission, RateLimiter
+from gno_adapters.http.admission import Admission, PeerConnections, RateLimiter
 from gno_adapters.http.refusals import Refusal
 from gno_adapters.http.token import BearerToken
 
@@ -111,8 +113,7 @@ class BoundaryPolicy:
             raise Refusal(403, "host_not_allowed")
         if origin and (len(origin) != 1 or _text(origin[0]).lower() not in origins):
             raise Refusal(403, "origin_not_allowed")
-        client = scope.get("client")
-        peer = str(client[0]) if client else "local-socket"
+        peer = peer_of(scope)
         self.limiter.check(peer)
         loopback = not proxied and _is_loopback(peer)
         identity, epoch = self._authenticate(authorization, loopback, proxied)
@@ -169,10 +170,14 @@ class BoundaryPolicy:
 
 
 class BoundaryMiddleware:
-    """ASGI middleware: the boundary, then an admission slot, then the app.
+    """ASGI middleware: a per-peer place, the boundary, the whole body (bounded in size and
+    time), then an admission slot, then the app.
 
-    A 2025-era GET stream holds no active slot for its lifetime (it is bounded by the session
-    limit instead); everything else does, until its response is complete.
+    The body is read before a slot is taken, so a peer that trickles its body (or never sends
+    it) holds only its own per-peer places, never a slot another peer is waiting for. A
+    2025-era GET stream holds neither a slot nor a per-peer place for its lifetime (the session
+    limit bounds streams); the health and status routes answer from memory and take no slot,
+    so they never wait behind ``/mcp`` work.
     """
 
     def __init__(
@@ -180,13 +185,20 @@ class BoundaryMiddleware:
         app: ASGIApp,
         policy: BoundaryPolicy,
         admission: Admission,
+        peers: PeerConnections,
         *,
+        body_timeout: float,
         stream_path: str = "/mcp",
+        unmetered: frozenset[str] = frozenset(),
     ) -> None:
         self.app = app
         self.policy = policy
         self.admission = admission
+        self.peers = peers
+        self.body_timeout = body_timeout
         self.stream_path = stream_path
+        #: GET paths served without an admission slot.
+        self.unmetered = unmetered
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -196,37 +208,154 @@ class BoundaryMiddleware:
         if kind != "http":
             await send({"type": "websocket.close", "code": 1008})
             return
+        peer = peer_of(scope)
         try:
             self.admission.refuse_if_closed()
-            scope[CALLER_KEY] = self.policy.check(scope)
-            if scope["method"] == "GET" and scope["path"] == self.stream_path:
-                await self.app(scope, receive, send)
-                return
-            await self.admission.enter()
+            self.peers.enter(peer)
         except Refusal as refusal:
-            if refusal.status == 413 and not await _drain(receive, DRAIN_LIMIT):
-                refusal.close = True
+            # Refused before anything is read: close, so that an unread body is never taken
+            # for the next request on this connection.
+            refusal.close = True
             await refusal.send(send)
             return
+        held = True
+
+        def release() -> None:
+            nonlocal held
+            if held:
+                held = False
+                self.peers.leave(peer)
+
         try:
-            await self.app(scope, receive, send)
+            await self._admit(scope, receive, send, release)
         finally:
-            self.admission.leave()
+            release()
+
+    async def _admit(
+        self, scope: Scope, receive: Receive, send: Send, release: Callable[[], None]
+    ) -> None:
+        try:
+            scope[CALLER_KEY] = self.policy.check(scope)
+        except Refusal as refusal:
+            await self._refuse_unread(refusal, scope, receive, send)
+            return
+        try:
+            body = await self._read_body(receive)
+        except Refusal as refusal:
+            await refusal.send(send)
+            return
+        if body is None:
+            return  # the client went away while sending
+        replay = _replay(body, receive)
+        metered = True
+        if scope["method"] == "GET":
+            if scope["path"] == self.stream_path:
+                release()
+                await self.app(scope, replay, send)
+                return
+            metered = scope["path"] not in self.unmetered
+        if metered:
+            try:
+                await self.admission.enter()
+            except Refusal as refusal:
+                await refusal.send(send)
+                return
+        try:
+            await self.app(scope, replay, send)
+        finally:
+            if metered:
+                self.admission.leave()
+
+    async def _read_body(self, receive: Receive) -> bytes | None:
+        """The whole body, or ``Refusal`` 413 as soon as it passes the limit, or 408 when it
+        is not complete within the body deadline; ``None`` if the client disconnected."""
+        limit = self.policy.max_body_bytes
+        parts: list[bytes] = []
+        seen = 0
+        try:
+            async with asyncio.timeout(self.body_timeout):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return None
+                    chunk = message.get("body", b"")
+                    seen += len(chunk)
+                    if seen > limit:
+                        raise Refusal(413, "body_too_large", close=True)
+                    parts.append(chunk)
+                    if not message.get("more_body", False):
+                        return b"".join(parts)
+        except TimeoutError:
+            raise Refusal(408, "body_timeout", close=True) from None
+
+    async def _refuse_unread(
+        self, refusal: Refusal, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        """Answer a refusal made from the headers alone. A body declared past ``DRAIN_LIMIT``
+        (or malformed) is refused at once and the connection closed; a smaller one is read and
+        dropped first (within the body deadline), so a client or reverse proxy still sending it
+        reads the refusal instead of a reset."""
+        declared = declared_length(scope)
+        limit = DRAIN_LIMIT if refusal.status == 413 else self.policy.max_body_bytes
+        oversized = declared is not None and not 0 <= declared <= limit
+        if oversized or not await _drain(receive, limit, self.body_timeout):
+            refusal.close = True
+        await refusal.send(send)
 
 
-async def _drain(receive: Receive, limit: int) -> bool:
-    """Read and discard a refused body of up to ``limit`` bytes, so that a reverse proxy still
-    sending it receives the 413 rather than a reset; ``False`` when it was larger."""
+def peer_of(scope: Scope) -> str:
+    """The socket peer's address: the only peer identity the gateway trusts."""
+    client = scope.get("client")
+    return str(client[0]) if client else "local-socket"
+
+
+def declared_length(scope: Scope) -> int | None:
+    """The ``Content-Length`` the request declared, ``None`` without one, -1 if malformed or
+    repeated."""
+    values = [value for name, value in scope.get("headers", ()) if name == b"content-length"]
+    if not values:
+        return None
+    if len(values) != 1:
+        return -1
+    try:
+        declared = int(values[0])
+    except ValueError:
+        return -1
+    return declared if declared >= 0 else -1
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that yields the already-read body once, then the client's own events (a
+    disconnect, which the app listens for)."""
+    pending = True
+
+    async def replay() -> MutableMapping[str, Any]:
+        nonlocal pending
+        if pending:
+            pending = False
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def _drain(receive: Receive, limit: int, seconds: float) -> bool:
+    """Read and discard a refused body of up to ``limit`` bytes within ``seconds``; ``False``
+    when it was larger, slower, or the client left."""
     seen = 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            return False
-        seen += len(message.get("body", b""))
-        if not message.get("more_body", False):
-            return True
-        if seen > limit:
-            return False
+    try:
+        async with asyncio.timeout(seconds):
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return False
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    return False
+                if not message.get("more_body", False):
+                    return True
+    except TimeoutError:
+        return False
 
 
 def _text(value: bytes) -> str:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gno_adapters.http.admission import Admission, RateLimiter
+from gno_adapters.http.admission import Admission, PeerConnections, RateLimiter
 from gno_adapters.http.boundary import BoundaryPolicy
 from gno_adapters.http.sessions import SessionStore
 from gno_adapters.http.settings import GatewaySettings, default_hosts, default_origins
@@ -62,6 +62,7 @@ class Gateway:
         self.engine = build_engine(self.services)
         self.sessions = SessionStore(settings.max_sessions, settings.session_idle_seconds)
         self.admission = Admission(settings.max_active_requests, settings.max_queued_requests)
+        self.peers = PeerConnections(settings.max_connections_per_peer)
         hosts = set(settings.allowed_hosts)
         origins = set(settings.allowed_origins)
         if self.settings.loopback:

@@ -1,4 +1,4 @@
-"""Boundary refusals: the one closed ``mcp-http-error@1.0`` body for 401/403/413/429/503.
+"""Boundary refusals: the one closed ``mcp-http-error@1.0`` body for 401/403/408/413/429/503.
 
 Every refusal names a stable, redacted ``reason`` (``gno_core.model.gateway.HttpErrorReason``):
 the rule that refused, never the token, the peer or the offending header value.
@@ -18,6 +18,7 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 STATUS_ERRORS: dict[int, tuple[int, str]] = {
     401: (-32000, "Unauthorized"),
     403: (-32003, "Forbidden"),
+    408: (-32000, "Request timeout"),
     413: (-32000, "Request body too large"),
     429: (-32000, "Too many requests"),
     503: (-32000, "Resident runtime unavailable"),

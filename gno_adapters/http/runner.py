@@ -21,6 +21,10 @@ from gno_adapters.http.token import BearerToken
 from gno_adapters.mcp.registry import ToolDef
 
 log = logging.getLogger("gno.http")
+#: Pending connections the kernel queues for accept. Hypercorn re-listens the socket with its
+#: own ``backlog`` (100 by default), so both are set from this; a burst past the queue waits
+#: for SYN retransmits instead of being served.
+LISTEN_BACKLOG = 1024
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -39,7 +43,7 @@ def bind_socket(host: str, port: int) -> socket.socket:
         if family == socket.AF_INET6 and host == "::":
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
         sock.bind(address)
-        sock.listen(1024)
+        sock.listen(LISTEN_BACKLOG)
     except OSError:
         sock.close()
         raise
@@ -88,6 +92,11 @@ async def serve_gateway(
     config.errorlog = logging.getLogger("hypercorn.error")
     config.graceful_timeout = 3.0
     config.include_server_header = False
+    config.backlog = LISTEN_BACKLOG
+    # Hypercorn's idle timer runs from accept (and from each response) until a request's
+    # headers are complete, and trickled header bytes do not reset it: it is the header
+    # deadline that drops slowloris peers. Bodies have their own deadline in the boundary.
+    config.keep_alive_timeout = gateway.settings.header_timeout_seconds
 
     async def shutdown_trigger() -> None:
         await stop.wait()

@@ -42,6 +42,13 @@ class GatewaySettings:
     max_queued_requests: int = 16
     max_sessions: int = 32
     session_idle_seconds: float = 300.0
+    #: Requests in flight at once per socket peer (body reading included); 0 turns it off.
+    max_connections_per_peer: int = 16
+    #: A request body must arrive whole within this many seconds of its headers (408).
+    body_timeout_seconds: float = 10.0
+    #: A connection must complete its request headers within this many seconds of opening
+    #: (or of its previous response); otherwise it is closed.
+    header_timeout_seconds: float = 5.0
     #: Seconds between SSE keep-alive comments on a 2025-era GET stream.
     keepalive_seconds: float = 15.0
     #: How long shutdown waits for in-flight requests before closing the listener.
@@ -109,6 +116,9 @@ def resolve_settings(
         max_queued_requests=config.max_queued_requests,
         max_sessions=config.max_sessions,
         session_idle_seconds=config.session_idle_seconds,
+        max_connections_per_peer=config.max_connections_per_peer,
+        body_timeout_seconds=config.body_timeout_seconds,
+        header_timeout_seconds=config.header_timeout_seconds,
     )
     check_bind(settings)
     return settings

@@ -10,11 +10,12 @@ from pydantic import ConfigDict, Field
 from gno_core.model.base import WireModel
 from gno_core.model.status import ResidentStatus
 
-HttpErrorStatus = Literal[401, 403, 413, 429, 503]
+HttpErrorStatus = Literal[401, 403, 408, 413, 429, 503]
 HttpErrorCode = Literal[-32000, -32003]
 HttpErrorMessage = Literal[
     "Unauthorized",
     "Forbidden",
+    "Request timeout",
     "Operation blocked by collection egress policy",
     "Request body too large",
     "Too many requests",
@@ -31,7 +32,9 @@ HttpErrorReason = Literal[
     "write_disabled",
     "egress_denied",
     "body_too_large",
+    "body_timeout",
     "rate_limited",
+    "too_many_connections",
     "queue_full",
     "too_many_sessions",
     "shutting_down",
