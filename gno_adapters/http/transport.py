@@ -20,6 +20,7 @@ import asyncio
 import base64
 import binascii
 import json
+import logging
 import re
 from collections.abc import AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ from gno_adapters.mcp.envelope import (
     claims_modern,
     read_envelope,
 )
+from gno_adapters.mcp.frames import FrameError, decode_frame
 from gno_adapters.mcp.jsonrpc import (
     HEADER_MISMATCH,
     INVALID_PARAMS,
@@ -56,6 +58,8 @@ from gno_adapters.mcp.jsonrpc import (
 if TYPE_CHECKING:
     from gno_adapters.http.gateway import Gateway
 
+log = logging.getLogger("gno.http")
+
 #: 2026-07-28 HTTP status per JSON-RPC error code; anything unlisted (and every result) is 200.
 MODERN_STATUS: dict[int, int] = {
     PARSE_ERROR: 400,
@@ -73,6 +77,7 @@ MODERN_REFUSED = frozenset({"initialize", "subscriptions/listen"})
 ROUTING_HEADERS = ("MCP-Protocol-Version", "Mcp-Method", "Mcp-Name")
 SESSION_HEADER = "Mcp-Session-Id"
 SESSION_NOT_FOUND = -32001
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _B64 = re.compile(r"=\?base64\?(?P<payload>[A-Za-z0-9+/]*={0,2})\?=")
 JSON_HEADERS = {"Cache-Control": "no-store"}
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -87,6 +92,7 @@ class McpTransport:
         self.enable_write = gateway.settings.enable_write
         self.write_names = gateway.services.write_tool_names()
         self.keepalive = gateway.settings.keepalive_seconds
+        self.max_body_bytes = gateway.settings.max_body_bytes
 
     async def handle(self) -> Response:
         scope: Any = request.scope
@@ -109,13 +115,13 @@ class McpTransport:
 
     async def _post(self, caller: Caller) -> Response:
         try:
-            raw = await request.get_data(cache=False)
+            raw = await request.get_data(cache=False, as_text=False, parse_form_data=False)
         except RequestEntityTooLarge:
             raise Refusal(413, "body_too_large", close=True) from None
         try:
-            message = json.loads(raw)
-        except ValueError:
-            return _error(400, None, RpcError(PARSE_ERROR, "Parse error: invalid JSON"))
+            message = decode_frame(raw, max_bytes=self.max_body_bytes)
+        except FrameError as exc:
+            return _error(400, exc.request_id, exc.error)
         versions = request.headers.getlist("MCP-Protocol-Version")
         header_version = versions[0].strip() if versions else None
         if _claims_modern(message) or header_version in MODERN_VERSIONS:
@@ -313,7 +319,7 @@ def _json(
     *,
     sse: bool = False,
 ) -> Response:
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    body = json_bytes(payload)
     if sse:
         response = Response(b"event: message\ndata: " + body + b"\n\n", status=status)
         response.content_type = "text/event-stream"
@@ -324,6 +330,17 @@ def _json(
     if headers:
         response.headers.update(headers)
     return response
+
+
+def json_bytes(payload: Any) -> bytes:
+    """Compact UTF-8 JSON. Text that cannot be UTF-8 (a lone surrogate from a file name or a
+    handler) goes out as U+FFFD: serialising an answer must never fail it."""
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        log.warning("an answer held lone surrogates; sent them as U+FFFD")
+        return _LONE_SURROGATE.sub("\ufffd", text).encode()
 
 
 def _error(status: int, rid: RequestId | None, problem: RpcError) -> Response:

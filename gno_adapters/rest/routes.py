@@ -9,13 +9,14 @@ the boundary (Host, Origin, peer, bearer, size, rate, admission) has already run
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from quart import Quart, Response, request
 
+from gno_adapters.http.transport import json_bytes
 from gno_adapters.mcp.facade import Facade
+from gno_adapters.mcp.frames import FrameError, decode_frame
 
 T = TypeVar("T")
 
@@ -104,11 +105,12 @@ def register_rest(app: Quart, runner: Runner, facade_type: type | None = None) -
 async def _body() -> Any:
     from gno_core.errors import ValidationError
 
-    raw = await request.get_data(cache=False)
+    raw = await request.get_data(cache=False, as_text=False, parse_form_data=False) or b"{}"
     try:
-        body = json.loads(raw or b"{}")
-    except ValueError as exc:
-        raise ValidationError("The request body must be JSON") from exc
+        # The size is the boundary's rule (413); here only the text and its nesting.
+        body = decode_frame(raw, max_bytes=len(raw))
+    except FrameError as exc:
+        raise ValidationError(f"The request body must be JSON: {exc.error.message}") from None
     if not isinstance(body, dict):
         raise ValidationError("The request body must be a JSON object")
     return body
@@ -151,7 +153,6 @@ def _failure(exc: Exception) -> Response:
 
 
 def _json(status: int, payload: Any) -> Response:
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-    response = Response(body, status=status, content_type="application/json")
+    response = Response(json_bytes(payload), status=status, content_type="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
