@@ -7,7 +7,8 @@ would collide with names that really contain "%FF"), so it is yielded as an unin
 (``FILENAME_ENCODING``, undecodable bytes shown as ``\\xNN``) for sync to report, never skipped
 silently. A folder with such a name is reported once, as ``name/``, and not walked.
 Only regular files are ever opened: FIFOs, sockets and devices are left out of the walk, and
-``read`` opens non-blocking and checks the type again, so a FIFO swapped in later cannot block.
+``read`` checks the type before opening and again after (opening non-blocking), so one swapped
+in after the walk is neither opened nor, in a race, waited on.
 """
 
 from __future__ import annotations
@@ -101,16 +102,17 @@ class LocalSourceTree:
         """The file's bytes. Raises ``VALIDATION`` (``code: TOO_LARGE``) past ``max_bytes`` and
         ``RUNTIME`` (``code: UNREADABLE``) when it cannot be read or is not a regular file."""
         try:
+            # Checked before opening too: opening a device can act on it (a tape rewinds), and
+            # the walk's answer may be stale. The fstat below closes the remaining race.
+            if not stat.S_ISREG(os.stat(abs_path).st_mode):
+                raise _not_regular(abs_path)
             fd = os.open(abs_path, _READ_FLAGS)
         except OSError as exc:
             raise _unreadable(abs_path, exc) from exc
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
-                raise RuntimeFailure(
-                    f"Not a regular file: {abs_path}",
-                    details={"code": "UNREADABLE", "path": abs_path},
-                )
+                raise _not_regular(abs_path)
             if info.st_size > max_bytes:
                 raise _too_large(abs_path, info.st_size, max_bytes)
             chunks: list[bytes] = []
@@ -248,6 +250,12 @@ def _undecodable_entry(
     if not ((ext and ext in extensions) or matches(rel)):
         return None
     return SourceFile(rel, entry.path, info.st_size, info.st_mtime_ns, FILENAME_ENCODING)
+
+
+def _not_regular(path: str) -> RuntimeFailure:
+    return RuntimeFailure(
+        f"Not a regular file: {path}", details={"code": "UNREADABLE", "path": path}
+    )
 
 
 def _unreadable(path: str, exc: OSError) -> RuntimeFailure:

@@ -98,3 +98,30 @@ def test_names_that_are_not_utf8_are_reported_not_skipped(cli: Cli, notes: Path)
     assert (again["added"], again["failed"]) == (1, 1)
     assert cli.ok("get", "gno://notes/latin1_%C3%BF.md").out.startswith("# Latin-1 name")
     assert _status_failures(cli) == (1, ["caf\\xe9/"])
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_file_swapped_for_a_fifo_mid_sync_is_never_opened(
+    cli: Cli, notes: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cli.ok("collection", "add", str(notes), "--name", "notes")
+    real_read = LocalSourceTree.read
+    opened: list[str] = []
+    real_open = os.open
+
+    def swapping_read(self: LocalSourceTree, abs_path: str, max_bytes: int) -> bytes:
+        if abs_path.endswith("b.md"):
+            os.unlink(abs_path)
+            os.mkfifo(abs_path)  # no writer: a blocking open would wait forever
+        return real_read(self, abs_path, max_bytes)
+
+    def recording_open(path: str, flags: int, *args: int) -> int:
+        opened.append(os.fspath(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(LocalSourceTree, "read", swapping_read)
+    monkeypatch.setattr(os, "open", recording_open)
+    result = cli.ok("update", "--json").json()["collections"][0]
+    assert [(f["relPath"], f["code"]) for f in result["failures"]] == [("b.md", "UNREADABLE")]
+    assert "Not a regular file" in result["failures"][0]["message"]
+    assert not any(p.endswith("b.md") for p in opened)
