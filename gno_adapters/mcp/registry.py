@@ -50,10 +50,12 @@ Handler = Callable[["ToolCall"], JSONObject]
 @dataclass(frozen=True, slots=True)
 class ToolDef:
     """One tool. ``output`` names a contract in ``gno_core.model.SCHEMAS``; ``requires`` names
-    the facade method the tool needs (the tool is registered only when it exists)."""
+    the facade method the tool needs (the tool is registered only when it exists).
+    ``input_schema`` may be a mapping that derives itself on first use
+    (``gno_adapters.mcp.tools.schema.DerivedSchema``)."""
 
     name: str
-    input_schema: JSONObject
+    input_schema: Mapping[str, Any]
     output: str | None
     handler: Handler
     write: bool = False
@@ -141,7 +143,7 @@ class ToolRegistry:
             if validator is None:
                 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
-                validator = Draft202012Validator(tool.input_schema)
+                validator = Draft202012Validator(dict(tool.input_schema))
                 self._validators[tool.name] = validator
         # A hostile list can fail on every item: look at a bounded number of failures, and never
         # echo a huge argument back inside the message.

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
@@ -15,28 +16,104 @@ MAX_FILTER_ITEMS = 100
 MAX_QUERY_MODES = 16
 
 
-class SearchRequest(BaseModel):
-    """A retrieval request. ``since``/``until`` take ISO dates or relative tokens (``7d``,
-    ``2w``, ``today``, ``yesterday``, ``last week``, ...)."""
+@dataclass(frozen=True, slots=True)
+class Cli:
+    """How a request field appears on the command line, where that differs from what the
+    field itself says (``Annotated[..., Cli(...)]``; read by ``gno_cli.options``).
+
+    Without it a field is ``--field-name`` (``--no-field-name`` for a flag that defaults on), a
+    required field is positional, a list is comma separated, and there is no help text.
+    ``off_help`` is the help of ``--no-field-name`` for a flag whose default is "unset";
+    ``group`` puts options in one mutually exclusive group; ``repeat`` makes a list take one
+    item per use of the option; ``skip`` keeps the field off the command line."""
+
+    help: str | None = None
+    flags: tuple[str, ...] = ()
+    metavar: str | None = None
+    off_help: str | None = None
+    group: str | None = None
+    repeat: bool = False
+    skip: bool = False
+
+
+class Request(BaseModel):
+    """The base of every request: camelCase on the wire, unknown fields refused, and the
+    pydantic build deferred to first use (the CLI reads ``model_fields`` at start-up)."""
 
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="forbid", defer_build=True
     )
 
-    query: str = Field(max_length=MAX_REQUEST_TEXT_CHARS)
-    collection: str | None = None
-    limit: int = Field(default=5, ge=1, le=100)
-    min_score: float | None = Field(default=None, ge=0, le=1)
-    lang: str | None = None
-    since: str | None = None
-    until: str | None = None
-    categories: list[str] = Field(default_factory=list, max_length=MAX_FILTER_ITEMS)
-    author: str | None = None
-    tags_all: list[str] = Field(default_factory=list, max_length=MAX_FILTER_ITEMS)
-    tags_any: list[str] = Field(default_factory=list, max_length=MAX_FILTER_ITEMS)
-    exclude: list[str] = Field(default_factory=list, max_length=MAX_FILTER_ITEMS)
-    intent: str | None = None
-    path_prefix: str | None = None
+
+#: A document reference, as every read request takes it.
+DocRef = Annotated[
+    str, Field(description="Document reference: gno:// URI, collection/path, or #docid")
+]
+
+
+class SearchRequest(Request):
+    """A retrieval request. ``since``/``until`` take ISO dates or relative tokens (``7d``,
+    ``2w``, ``today``, ``yesterday``, ``last week``, ...).
+
+    Field order is the order transports list the parameters in (MCP ``inputSchema``, ``--help``).
+    """
+
+    query: str = Field(max_length=MAX_REQUEST_TEXT_CHARS, description="Search query text")
+    collection: Annotated[
+        str | None, Cli(flags=("-c", "--collection"), help="only this collection")
+    ] = Field(default=None, description="Optional collection name to filter results")
+    limit: Annotated[
+        int,
+        Cli(flags=("-n", "--limit"), help="number of results (default 5; 20 with --json/--files)"),
+    ] = Field(default=5, ge=1, le=100, description="Maximum number of results (1-100)")
+    min_score: Annotated[float | None, Cli(help="drop results scoring below this (0-1)")] = Field(
+        default=None, ge=0, le=1, description="Minimum score threshold (0-1)"
+    )
+    lang: Annotated[str | None, Cli(help="language code of the documents")] = Field(
+        default=None, description="Language hint for query (BCP-47 code)"
+    )
+    intent: Annotated[
+        str | None, Cli(help="what you mean, to pick the best passage (not searched)")
+    ] = Field(default=None, description="Optional disambiguating context for ambiguous queries")
+    exclude: Annotated[list[str], Cli(help="drop documents containing these terms")] = Field(
+        default_factory=list,
+        max_length=MAX_FILTER_ITEMS,
+        description="Hard-prune docs containing any excluded term in title/path/body",
+    )
+    since: Annotated[
+        str | None, Cli(help="modified at or after (ISO date or 7d, 2w, today, last month ...)")
+    ] = Field(default=None, description="Modified-at lower bound (ISO date/time or relative token)")
+    until: Annotated[str | None, Cli(help="modified before (same forms as --since)")] = Field(
+        default=None, description="Modified-at upper bound (ISO date/time or relative token)"
+    )
+    categories: Annotated[
+        list[str],
+        Cli(
+            flags=("--category",),
+            metavar="CATEGORY",
+            help="content types/categories, comma separated",
+        ),
+    ] = Field(
+        default_factory=list,
+        max_length=MAX_FILTER_ITEMS,
+        description="Only include docs matching any category/content type",
+    )
+    author: Annotated[str | None, Cli(help="author contains this text")] = Field(
+        default=None, description="Only include docs where author contains this value"
+    )
+    tags_all: Annotated[list[str], Cli(help="documents with all of these tags")] = Field(
+        default_factory=list,
+        max_length=MAX_FILTER_ITEMS,
+        description="Only include docs with ALL specified tags",
+    )
+    tags_any: Annotated[list[str], Cli(help="documents with any of these tags")] = Field(
+        default_factory=list,
+        max_length=MAX_FILTER_ITEMS,
+        description="Only include docs with ANY specified tag",
+    )
+    path_prefix: Annotated[
+        str | None, Cli(help="only paths starting with this (relative to the collection)")
+    ] = Field(default=None, description="Only include docs whose path starts with this prefix")
 
     @field_validator("query")
     @classmethod
@@ -61,7 +138,8 @@ class QueryMode(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     mode: Literal["term", "intent", "hyde"]
-    text: str = Field(max_length=MAX_REQUEST_TEXT_CHARS)
+    # The validator strips and refuses blank text; the wire schema states the plain floor.
+    text: str = Field(max_length=MAX_REQUEST_TEXT_CHARS, json_schema_extra={"minLength": 1})
 
     @field_validator("text")
     @classmethod
@@ -77,15 +155,63 @@ class QueryMode(BaseModel):
 class QueryRequest(SearchRequest):
     """A hybrid query: a ``SearchRequest`` plus the depth, rerank and explain controls."""
 
-    candidate_limit: int | None = Field(default=None, ge=1, le=100)
-    query_modes: list[QueryMode] = Field(default_factory=list, max_length=MAX_QUERY_MODES)
-    expand: bool | None = None  # None: the depth decides (on only with ``thorough``)
-    rerank: bool = True
-    explain: bool = False
-    fast: bool = False
-    thorough: bool = False
-    graph: bool = True
-    no_graph: bool = False
+    fast: Annotated[bool, Cli(group="depth", help="no expansion, no rerank")] = Field(
+        default=False, description="Fast mode: skip expansion and reranking (~0.7s)"
+    )
+    thorough: Annotated[
+        bool, Cli(group="depth", help="expansion and a wider rerank (40 candidates)")
+    ] = Field(
+        default=False,
+        description="Thorough mode: enable expansion for broad research or missed recall (~5-8s)",
+    )
+    # None: the depth decides (on only with ``thorough``), which is off at the default depth.
+    expand: Annotated[bool | None, Cli(help="expand the query", off_help="never expand")] = Field(
+        default=None,
+        description="Enable query expansion (slower, better recall)",
+        json_schema_extra={"default": False},
+    )
+    rerank: Annotated[bool, Cli(help="skip the cross-encoder")] = Field(
+        default=True, description="Enable cross-encoder reranking"
+    )
+    candidate_limit: Annotated[
+        int | None,
+        Cli(
+            flags=("-C", "--candidate-limit"), help="candidates sent to rerank (1-100, default 20)"
+        ),
+    ] = Field(
+        default=None,
+        ge=1,
+        le=100,
+        description=(
+            "Maximum candidates sent to reranking (1-100); raise for recall, lower for latency"
+        ),
+    )
+    query_modes: Annotated[
+        list[QueryMode],
+        Cli(
+            flags=("--query-mode",),
+            repeat=True,
+            metavar="MODE:TEXT",
+            help="extra retrieval entry: term:TEXT, intent:TEXT or hyde:TEXT (repeatable)",
+        ),
+    ] = Field(
+        default_factory=list,
+        max_length=MAX_QUERY_MODES,
+        description=(
+            "Typed retrieval entries: term anchors, intent disambiguation, and at most one "
+            "hyde hypothetical document"
+        ),
+    )
+    explain: Annotated[bool, Cli(help="stage lines and score receipts")] = Field(
+        default=False, description="Include deterministic stage and per-result scoring metadata"
+    )
+    graph: Annotated[bool, Cli(help="no graph neighbour expansion")] = Field(
+        default=True, description="Enable bounded one-hop graph neighbor expansion"
+    )
+    # The MCP spelling of ``graph=false``; the command line has ``--no-graph`` for that already.
+    no_graph: Annotated[bool, Cli(skip=True)] = Field(
+        default=False, description="Disable graph neighbor expansion"
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> QueryRequest:
@@ -94,3 +220,63 @@ class QueryRequest(SearchRequest):
         if self.fast and self.thorough:
             raise ValueError("fast and thorough cannot both be set")
         return self
+
+
+class GetRequest(Request):
+    """One document, whole or a line range (``Gno.get``)."""
+
+    ref: Annotated[
+        DocRef, Cli(help="gno://collection/path, collection/path or #docid, optionally :line")
+    ]
+    from_line: Annotated[int | None, Cli(flags=("--from",), help="first line (1-based)")] = Field(
+        default=None,
+        ge=1,
+        description="Start at line number (1-indexed); use search/query result line anchors",
+    )
+    line_count: Annotated[int | None, Cli(flags=("-l", "--lines"), help="number of lines")] = Field(
+        default=None,
+        ge=1,
+        description="Number of lines to return; prefer a small range before fetching full docs",
+    )
+
+
+class MultiGetRequest(Request):
+    """Several documents, by refs or by one glob (``Gno.multi_get``)."""
+
+    refs: list[str] | None = Field(
+        default=None,
+        description=(
+            "Array of document references from search/query results (gno:// URIs or docids)"
+        ),
+    )
+    pattern: str | None = Field(
+        default=None, description="Glob pattern to match documents (alternative to refs)"
+    )
+    max_bytes: int = Field(
+        default=10240,
+        description="Maximum bytes per document before truncation; lower when batching many refs",
+    )
+
+
+class SimilarRequest(Request):
+    """Documents near one document by meaning (``Gno.similar``)."""
+
+    ref: Annotated[DocRef, Cli(help="gno:// URI, collection/path or #docid")]
+    limit: Annotated[int, Cli(flags=("-n", "--limit"), help="how many (1-50, default 5)")] = Field(
+        default=5, ge=1, le=50, description="Maximum number of similar documents (1-50)"
+    )
+    threshold: Annotated[float | None, Cli(help="minimum similarity (0-1)")] = Field(
+        default=None, ge=0, le=1, description="Minimum similarity score (0-1)"
+    )
+    cross_collection: Annotated[bool, Cli(help="include other collections")] = Field(
+        default=False, description="Include documents from other collections"
+    )
+
+
+class TagsRequest(Request):
+    """Tags with their document counts (``Gno.tags``)."""
+
+    collection: str | None = Field(default=None, description="Filter by collection name")
+    prefix: str | None = Field(
+        default=None, description="Filter by tag prefix (e.g., 'work/' matches 'work/project')"
+    )

@@ -50,10 +50,8 @@ def number_lines(content: str, start: int = 1) -> str:
     return "\n".join(f"{n}: {line}" for n, line in enumerate(content_lines(content), start))
 
 
-def string_list(description: str) -> JSONObject:
-    return {"type": "array", "items": {"type": "string"}, "description": description}
-
-
+#: MCP-only properties, no request field: accepted by the retrieval tools and ignored, and the
+#: read tools' presentation switch.
 PROJECT_HINTS: JSONObject = {
     "type": "array",
     "items": {"type": "string"},
@@ -62,43 +60,6 @@ PROJECT_HINTS: JSONObject = {
         "Opaque caller project hints (trimmed, NFC-normalized, deduplicated); the server never "
         "inspects paths from them and they leave ranking unchanged"
     ),
-}
-COLLECTION: JSONObject = {
-    "type": "string",
-    "description": "Optional collection name to filter results",
-}
-LIMIT: JSONObject = {
-    "type": "integer",
-    "description": "Maximum number of results (1-100)",
-    "default": 5,
-    "minimum": 1,
-    "maximum": 100,
-}
-MIN_SCORE: JSONObject = {
-    "type": "number",
-    "description": "Minimum score threshold (0-1)",
-    "minimum": 0,
-    "maximum": 1,
-}
-SINCE: JSONObject = {
-    "type": "string",
-    "description": "Modified-at lower bound (ISO date/time or relative token)",
-}
-UNTIL: JSONObject = {
-    "type": "string",
-    "description": "Modified-at upper bound (ISO date/time or relative token)",
-}
-CATEGORIES = string_list("Only include docs matching any category/content type")
-AUTHOR: JSONObject = {
-    "type": "string",
-    "description": "Only include docs where author contains this value",
-}
-TAGS_ALL = string_list("Only include docs with ALL specified tags")
-TAGS_ANY = string_list("Only include docs with ANY specified tag")
-EXCLUDE = string_list("Hard-prune docs containing any excluded term in title/path/body")
-DOC_REF: JSONObject = {
-    "type": "string",
-    "description": "Document reference: gno:// URI, collection/path, or #docid",
 }
 LINE_NUMBERS: JSONObject = {
     "type": "boolean",

@@ -8,53 +8,18 @@ from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools import common as c
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
+from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
 
 if TYPE_CHECKING:
     from gno_core.model import MultiGetResult
 
-GET_INPUT: JSONObject = {
-    "type": "object",
-    "properties": {
-        "ref": c.DOC_REF,
-        "fromLine": {
-            "type": "integer",
-            "description": "Start at line number (1-indexed); use search/query result line anchors",
-            "minimum": 1,
-        },
-        "lineCount": {
-            "type": "integer",
-            "description": "Number of lines to return; prefer a small range before fetching full docs",
-            "minimum": 1,
-        },
-        "lineNumbers": c.LINE_NUMBERS,
-    },
-    "required": ["ref"],
-}
-
-MULTI_GET_INPUT: JSONObject = {
-    "type": "object",
-    "properties": {
-        "refs": {
-            "type": "array",
-            "description": (
-                "Array of document references from search/query results (gno:// URIs or docids)"
-            ),
-            "items": {"type": "string"},
-        },
-        "pattern": {
-            "type": "string",
-            "description": "Glob pattern to match documents (alternative to refs)",
-        },
-        "maxBytes": {
-            "type": "integer",
-            "description": (
-                "Maximum bytes per document before truncation; lower when batching many refs"
-            ),
-            "default": 10240,
-        },
-        "lineNumbers": c.LINE_NUMBERS,
-    },
-}
+GET_INPUT = DerivedSchema("GetRequest", extra={"lineNumbers": c.LINE_NUMBERS})
+#: The golden lists ``refs`` with its description before its items.
+MULTI_GET_INPUT = DerivedSchema(
+    "MultiGetRequest",
+    key_order={"refs": ("type", "description", "items")},
+    extra={"lineNumbers": c.LINE_NUMBERS},
+)
 
 SKIP_REASONS = {
     "not_found": "not found",
@@ -66,9 +31,10 @@ SKIP_REASONS = {
 
 
 def _get(call: ToolCall) -> JSONObject:
-    got = call.facade.get(
-        call.arg("ref"), from_line=call.arg("fromLine"), line_count=call.arg("lineCount")
-    )
+    from gno_core.model.requests import GetRequest
+
+    req = GetRequest.model_validate(model_arguments(GetRequest, call.arguments))
+    got = call.facade.get(req.ref, from_line=req.from_line, line_count=req.line_count)
     start = got.returned_lines.start if got.returned_lines else 1
     text = c.number_lines(got.content, start) if call.arg("lineNumbers", True) else got.content
     return tool_result(text or f"(empty document: {got.uri})", got)
@@ -98,9 +64,10 @@ def render_multi_get(result: MultiGetResult, line_numbers: bool) -> str:
 
 
 def _multi_get(call: ToolCall) -> JSONObject:
-    result = call.facade.multi_get(
-        call.arg("refs"), call.arg("pattern"), max_bytes=call.arg("maxBytes", 10240)
-    )
+    from gno_core.model.requests import MultiGetRequest
+
+    req = MultiGetRequest.model_validate(model_arguments(MultiGetRequest, call.arguments))
+    result = call.facade.multi_get(req.refs, req.pattern, max_bytes=req.max_bytes)
     return tool_result(render_multi_get(result, call.arg("lineNumbers", True)), result)
 
 

@@ -8,58 +8,29 @@ from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools import common as c
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
+from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
 
 if TYPE_CHECKING:
     from gno_core.model import SearchResults
     from gno_core.model.requests import SearchRequest
 
-SEARCH_INPUT: JSONObject = {
-    "type": "object",
-    "properties": {
-        "query": {
-            "type": "string",
-            "description": (
-                "Exact keyword, identifier, filename, error text, or phrase to match with BM25"
-            ),
-        },
-        "collection": c.COLLECTION,
-        "limit": c.LIMIT,
-        "minScore": c.MIN_SCORE,
-        "lang": {"type": "string", "description": "Language filter (BCP-47 code)"},
-        "since": c.SINCE,
-        "until": c.UNTIL,
-        "categories": c.CATEGORIES,
-        "author": c.AUTHOR,
-        "tagsAll": c.TAGS_ALL,
-        "tagsAny": c.TAGS_ANY,
-        "projectHints": c.PROJECT_HINTS,
+#: ``SearchRequest`` as ``gno_search`` shows it. Every request field is accepted, but ``intent``,
+#: ``exclude`` and ``pathPrefix`` are not advertised here (the committed golden predates them).
+SEARCH_INPUT = DerivedSchema(
+    "SearchRequest",
+    hide=("intent", "exclude", "pathPrefix"),
+    describe={
+        "query": "Exact keyword, identifier, filename, error text, or phrase to match with BM25",
+        "lang": "Language filter (BCP-47 code)",
     },
-    "required": ["query"],
-}
-
-#: Input fields that map onto ``SearchRequest`` (camelCase aliases); the rest are hints only.
-REQUEST_FIELDS = (
-    "query",
-    "collection",
-    "limit",
-    "minScore",
-    "lang",
-    "since",
-    "until",
-    "categories",
-    "author",
-    "tagsAll",
-    "tagsAny",
-    "intent",
-    "exclude",
+    extra={"projectHints": c.PROJECT_HINTS},
 )
 
 
 def search_request(call: ToolCall) -> SearchRequest:
     from gno_core.model.requests import SearchRequest
 
-    fields = {k: call.arguments[k] for k in REQUEST_FIELDS if k in call.arguments}
-    return SearchRequest.model_validate(fields)
+    return SearchRequest.model_validate(model_arguments(SearchRequest, call.arguments))
 
 
 def render_results(results: SearchResults) -> str:

@@ -8,7 +8,8 @@ from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools import common as c
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
-from gno_adapters.mcp.tools.search import REQUEST_FIELDS, render_results, search_request
+from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
+from gno_adapters.mcp.tools.search import render_results, search_request
 
 if TYPE_CHECKING:
     from gno_core.model import SearchResults, SimilarResults
@@ -36,135 +37,51 @@ def _facade(call: ToolCall) -> SemanticFacade:
     return cast("SemanticFacade", call.facade)
 
 
-LANG_HINT: JSONObject = {"type": "string", "description": "Language hint for query (BCP-47 code)"}
-
-VSEARCH_INPUT: JSONObject = {
-    "type": "object",
-    "properties": {
-        "query": {"type": "string", "description": "Search query text"},
-        "collection": c.COLLECTION,
-        "limit": c.LIMIT,
-        "minScore": c.MIN_SCORE,
-        "lang": LANG_HINT,
-        "intent": {
-            "type": "string",
-            "description": "Optional disambiguating context for ambiguous queries",
-        },
-        "exclude": c.EXCLUDE,
-        "since": c.SINCE,
-        "until": c.UNTIL,
-        "categories": c.CATEGORIES,
-        "author": c.AUTHOR,
-        "tagsAll": c.TAGS_ALL,
-        "tagsAny": c.TAGS_ANY,
-        "projectHints": c.PROJECT_HINTS,
-    },
-    "required": ["query"],
-}
-
-
-def _flag(description: str, default: bool) -> JSONObject:
-    return {"type": "boolean", "description": description, "default": default}
-
-
-QUERY_INPUT: JSONObject = {
-    "type": "object",
-    "properties": {
-        "query": {
-            "type": "string",
-            "description": (
-                "Primary user query; combine with intent or queryModes for ambiguous requests"
-            ),
-        },
-        "collection": c.COLLECTION,
-        "limit": c.LIMIT,
-        "minScore": c.MIN_SCORE,
-        "lang": LANG_HINT,
-        "intent": {
-            "type": "string",
-            "description": (
-                "Disambiguating context; steers expansion, rerank, and snippet choice without "
-                "being searched directly"
-            ),
-        },
-        "candidateLimit": {
-            "type": "integer",
-            "description": (
-                "Maximum candidates sent to reranking (1-100); raise for recall, lower for latency"
-            ),
-            "minimum": 1,
-            "maximum": 100,
-        },
-        "exclude": c.EXCLUDE,
-        "since": c.SINCE,
-        "until": c.UNTIL,
-        "categories": c.CATEGORIES,
-        "author": c.AUTHOR,
-        "queryModes": {
-            "type": "array",
-            "description": (
-                "Typed retrieval entries: term anchors, intent disambiguation, and at most one "
-                "hyde hypothetical document"
-            ),
-            "items": {
-                "type": "object",
-                "properties": {
-                    "mode": {"type": "string", "enum": ["term", "intent", "hyde"]},
-                    "text": {"type": "string", "minLength": 1},
-                },
-                "required": ["mode", "text"],
-            },
-        },
-        "expand": _flag("Enable query expansion (slower, better recall)", False),
-        "rerank": _flag("Enable cross-encoder reranking", True),
-        "explain": _flag("Include deterministic stage and per-result scoring metadata", False),
-        "noGraph": _flag("Disable graph neighbor expansion", False),
-        "graph": _flag("Enable bounded one-hop graph neighbor expansion", True),
-        "fast": _flag("Fast mode: skip expansion and reranking (~0.7s)", False),
-        "thorough": _flag(
-            "Thorough mode: enable expansion for broad research or missed recall (~5-8s)", False
-        ),
-        "tagsAll": c.TAGS_ALL,
-        "tagsAny": c.TAGS_ANY,
-        "projectHints": c.PROJECT_HINTS,
-    },
-    "required": ["query"],
-}
-
-SIMILAR_INPUT: JSONObject = {
-    "type": "object",
-    "properties": {
-        "ref": c.DOC_REF,
-        "limit": {
-            "type": "integer",
-            "description": "Maximum number of similar documents (1-50)",
-            "default": 5,
-            "minimum": 1,
-            "maximum": 50,
-        },
-        "threshold": {
-            "type": "number",
-            "description": "Minimum similarity score (0-1)",
-            "minimum": 0,
-            "maximum": 1,
-        },
-        "crossCollection": _flag("Include documents from other collections", False),
-    },
-    "required": ["ref"],
-}
-
-QUERY_FIELDS = (
-    *REQUEST_FIELDS,
-    "candidateLimit",
-    "queryModes",
-    "expand",
-    "rerank",
-    "explain",
-    "fast",
-    "thorough",
-    "graph",
-    "noGraph",
+VSEARCH_INPUT = DerivedSchema(
+    "SearchRequest", hide=("pathPrefix",), extra={"projectHints": c.PROJECT_HINTS}
 )
+
+#: ``QueryRequest`` as ``gno_query`` shows it: the golden interleaves the hybrid controls with
+#: the filters, and lists ``queryModes`` with its description before its items.
+QUERY_INPUT = DerivedSchema(
+    "QueryRequest",
+    hide=("pathPrefix",),
+    order=(
+        "query",
+        "collection",
+        "limit",
+        "minScore",
+        "lang",
+        "intent",
+        "candidateLimit",
+        "exclude",
+        "since",
+        "until",
+        "categories",
+        "author",
+        "queryModes",
+        "expand",
+        "rerank",
+        "explain",
+        "noGraph",
+        "graph",
+        "fast",
+        "thorough",
+        "tagsAll",
+        "tagsAny",
+    ),
+    describe={
+        "query": "Primary user query; combine with intent or queryModes for ambiguous requests",
+        "intent": (
+            "Disambiguating context; steers expansion, rerank, and snippet choice without "
+            "being searched directly"
+        ),
+    },
+    key_order={"queryModes": ("type", "description", "items")},
+    extra={"projectHints": c.PROJECT_HINTS},
+)
+
+SIMILAR_INPUT = DerivedSchema("SimilarRequest")
 
 
 def _vsearch(call: ToolCall) -> JSONObject:
@@ -175,8 +92,8 @@ def _vsearch(call: ToolCall) -> JSONObject:
 def _query(call: ToolCall) -> JSONObject:
     from gno_core.model.requests import QueryRequest
 
-    fields = {k: call.arguments[k] for k in QUERY_FIELDS if k in call.arguments}
-    results = _facade(call).query(QueryRequest.model_validate(fields))
+    request = QueryRequest.model_validate(model_arguments(QueryRequest, call.arguments))
+    results = _facade(call).query(request)
     text = render_results(results)
     meta = results.meta
     text += (
@@ -196,11 +113,11 @@ def render_similar(res: SimilarResults) -> str:
 
 
 def _similar(call: ToolCall) -> JSONObject:
+    from gno_core.model.requests import SimilarRequest
+
+    req = SimilarRequest.model_validate(model_arguments(SimilarRequest, call.arguments))
     res = _facade(call).similar(
-        str(call.arg("ref")),
-        limit=int(call.arg("limit", 5)),
-        threshold=call.arg("threshold"),
-        cross_collection=bool(call.arg("crossCollection", False)),
+        req.ref, limit=req.limit, threshold=req.threshold, cross_collection=req.cross_collection
     )
     return tool_result(render_similar(res), res)
 

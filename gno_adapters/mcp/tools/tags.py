@@ -7,20 +7,12 @@ from typing import TYPE_CHECKING
 from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
+from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
 
 if TYPE_CHECKING:
     from gno_core.model import TagsList
 
-LIST_TAGS_INPUT: JSONObject = {
-    "type": "object",
-    "properties": {
-        "collection": {"type": "string", "description": "Filter by collection name"},
-        "prefix": {
-            "type": "string",
-            "description": "Filter by tag prefix (e.g., 'work/' matches 'work/project')",
-        },
-    },
-}
+LIST_TAGS_INPUT = DerivedSchema("TagsRequest")
 
 
 def render_tags(tags: TagsList) -> str:
@@ -32,7 +24,10 @@ def render_tags(tags: TagsList) -> str:
 
 
 def _list_tags(call: ToolCall) -> JSONObject:
-    tags = call.facade.tags(call.arg("collection"), call.arg("prefix"))
+    from gno_core.model.requests import TagsRequest
+
+    req = TagsRequest.model_validate(model_arguments(TagsRequest, call.arguments))
+    tags = call.facade.tags(req.collection, req.prefix)
     return tool_result(render_tags(tags), tags)
 
 
