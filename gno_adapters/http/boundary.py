@@ -213,10 +213,10 @@ class BoundaryMiddleware:
             self.admission.refuse_if_closed()
             self.peers.enter(peer)
         except Refusal as refusal:
-            # Refused before anything is read: close, so that an unread body is never taken
-            # for the next request on this connection.
+            # Holding no per-peer place, this request gets only a short window to finish
+            # sending its body; then the connection closes either way.
             refusal.close = True
-            await refusal.send(send)
+            await self._refuse_unread(refusal, scope, receive, send, min(self.body_timeout, 1.0))
             return
         held = True
 
@@ -237,7 +237,7 @@ class BoundaryMiddleware:
         try:
             scope[CALLER_KEY] = self.policy.check(scope)
         except Refusal as refusal:
-            await self._refuse_unread(refusal, scope, receive, send)
+            await self._refuse_unread(refusal, scope, receive, send, self.body_timeout)
             return
         try:
             body = await self._read_body(receive)
@@ -289,16 +289,17 @@ class BoundaryMiddleware:
             raise Refusal(408, "body_timeout", close=True) from None
 
     async def _refuse_unread(
-        self, refusal: Refusal, scope: Scope, receive: Receive, send: Send
+        self, refusal: Refusal, scope: Scope, receive: Receive, send: Send, seconds: float
     ) -> None:
         """Answer a refusal made from the headers alone. A body declared past ``DRAIN_LIMIT``
-        (or malformed) is refused at once and the connection closed; a smaller one is read and
-        dropped first (within the body deadline), so a client or reverse proxy still sending it
-        reads the refusal instead of a reset."""
+        for a 413 (past the body limit otherwise, or malformed) is refused at once and the
+        connection closed. A smaller one is read and dropped first, within ``seconds``: closing
+        a socket with unread data in it resets the connection, and the reset can destroy the
+        refusal before the client (or a reverse proxy) has read it."""
         declared = declared_length(scope)
         limit = DRAIN_LIMIT if refusal.status == 413 else self.policy.max_body_bytes
         oversized = declared is not None and not 0 <= declared <= limit
-        if oversized or not await _drain(receive, limit, self.body_timeout):
+        if oversized or not await _drain(receive, limit, seconds):
             refusal.close = True
         await refusal.send(send)
 
