@@ -16,11 +16,13 @@ kept in ``unavailable`` for diagnostics.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gno_adapters.fsutil import ensure_private_dir
 from gno_core.errors import GnoError
 from gno_core.models import ModelFormat, ModelLocation, ModelRole
 from gno_core.ports.embedder import TextProfile, Vector, embedding_fingerprint
@@ -40,8 +42,16 @@ class LazyOnnxEmbedder:
     """An ``Embedder`` that knows its identity from the model files and builds the
     ``OnnxEmbedder`` on the first ``embed_batch``."""
 
-    def __init__(self, location: ModelLocation, precision: Precision = "int8") -> None:
+    def __init__(
+        self,
+        location: ModelLocation,
+        precision: Precision = "int8",
+        *,
+        private_root: Path | None = None,
+    ) -> None:
         self._location = location
+        # gno's cache folder: made owner-only before the first graph is built into it.
+        self._private_root = private_root
         built = location.format is ModelFormat.BERT_SAFETENSORS
         self._precision: Precision = precision if built else "fp32"
         self._real: OnnxEmbedder | None = None
@@ -52,6 +62,9 @@ class LazyOnnxEmbedder:
             if self._real is None:
                 from gno_adapters.onnx.embedder import OnnxEmbedder
 
+                if self._private_root is not None:
+                    with contextlib.suppress(OSError):  # a read-only cache still serves
+                        ensure_private_dir(self._private_root)
                 self._real = OnnxEmbedder(self._location, precision=self._precision)
             return self._real
 
@@ -129,7 +142,9 @@ class SemanticModels:
             )
             try:
                 location = store.resolve(ModelRole.EMBED, embed_ref)
-                self.embedder = LazyOnnxEmbedder(location, precision)
+                self.embedder = LazyOnnxEmbedder(
+                    location, precision, private_root=models_dir.parent
+                )
             except GnoError as exc:
                 self.unavailable["embed"] = exc.message
         rerank_ref = env.get(RERANK_ENV, "").strip() or None

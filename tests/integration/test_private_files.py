@@ -122,3 +122,26 @@ def test_tightening_is_best_effort(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     with ApswStore.open(str(db)) as store:
         assert store.counts() == []
     assert _mode(db) == 0o644
+
+
+def test_embedding_cache_folder_is_owner_only_before_a_graph_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gno_adapters.onnx.embedder as onnx_embedder
+    from gno_adapters.model_wiring import SemanticModels
+
+    built: list[object] = []
+
+    class Recorder:
+        def __init__(self, location: object, precision: str) -> None:
+            built.append(location)
+            assert _mode(cache) == 0o700  # private before anything is written into it
+
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o755)
+    models = SemanticModels(cache / "models", {"GNO_RERANK_MODEL": "none"})
+    if models.embedder is None:
+        pytest.skip(f"no embedding model here: {models.unavailable}")
+    monkeypatch.setattr(onnx_embedder, "OnnxEmbedder", Recorder)
+    models.embedder._embedder()
+    assert built and _mode(cache) == 0o700
