@@ -16,7 +16,8 @@ from gno_adapters.model_wiring import SemanticModels
 from gno_adapters.resident import PidFileResidentProbe
 from gno_adapters.sqlite import ApswStore
 from gno_core.errors import NotFoundError, RuntimeFailure
-from gno_core.service import Gno
+from gno_core.facade import Gno
+from gno_core.index_handle import IndexHandle
 
 if TYPE_CHECKING:
     from gno_core.model import ResidentStatus
@@ -69,11 +70,16 @@ def _build(
     mode: str,
     resident_status: ResidentStatusSource | None = None,
 ) -> Gno:
-    def open_other(name: str) -> Gno:
+    def open_other(name: str) -> IndexHandle:
         other = resolve_paths(name, None, env)
         if not other.db_path.is_file():
             raise NotFoundError(f"Index not found: {name}", details={"index": name})
-        return _build(other, env, mode, resident_status)
+        return IndexHandle(
+            name=other.index_name,
+            config=YamlConfigRepository(other.config_file),
+            stores=ApswStoreProvider(other.db_path),
+            clock=SystemClock(),
+        )
 
     models = SemanticModels(paths.models_dir, os.environ if env is None else env)
     return Gno(

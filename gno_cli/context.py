@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gno_core.service import Gno
+    from gno_core.facade import Gno
 
 
 @dataclass

@@ -17,9 +17,9 @@ from gno_adapters.inmemory.resident import FixedResidentProbe
 from gno_adapters.inmemory.store import InMemoryStore
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.errors import RuntimeFailure
+from gno_core.facade import Gno
 from gno_core.ports import Embedder, Reranker
 from gno_core.ports.embedder import Vector
-from gno_core.service import Gno
 
 
 class MemoryStores:

@@ -229,6 +229,9 @@ class InMemoryStore:
     def chunks(self, mirror_hash: str) -> tuple[Chunk, ...]:
         return self._chunks.get(mirror_hash, ())
 
+    def chunks_for(self, mirror_hashes: Sequence[str]) -> dict[str, tuple[Chunk, ...]]:
+        return {m: self._chunks[m] for m in dict.fromkeys(mirror_hashes) if m in self._chunks}
+
     def list_documents(
         self, collection: str | None = None, prefix: str | None = None, limit: int | None = None
     ) -> list[StoredDocument]:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 class Facade(Protocol):
-    """What the MCP tools and resources need; ``gno_core.service.Gno`` provides it."""
+    """What the MCP tools and resources need; ``gno_core.facade.Gno`` provides it."""
 
     def search(self, request: SearchRequest) -> SearchResults: ...
 

@@ -126,6 +126,6 @@ def build_engine(services: GnoServices) -> Engine:
 
 
 def _gno_facade_type() -> type:
-    from gno_core.service import Gno
+    from gno_core.facade import Gno
 
     return Gno

@@ -43,10 +43,10 @@ class Runner(Protocol):
 
 
 def register_rest(app: Quart, runner: Runner, facade_type: type | None = None) -> None:
-    """Add the REST routes to ``app``; ``facade_type`` (default ``gno_core.service.Gno``)
+    """Add the REST routes to ``app``; ``facade_type`` (default ``gno_core.facade.Gno``)
     decides whether ``/api/query`` exists."""
     if facade_type is None:
-        from gno_core.service import Gno
+        from gno_core.facade import Gno
 
         facade_type = Gno
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import apsw
@@ -147,6 +148,22 @@ class StoreReads:
                 (mirror_hash,),
             )
         )
+
+    def chunks_for(self, mirror_hashes: Sequence[str]) -> dict[str, tuple[Chunk, ...]]:
+        wanted = list(dict.fromkeys(mirror_hashes))
+        found: dict[str, list[Chunk]] = {}
+        # Bounded batches keep each statement well under SQLite's bound-parameter limit.
+        for start in range(0, len(wanted), 500):
+            batch = wanted[start : start + 500]
+            marks = ",".join("?" * len(batch))
+            for row in self._rows(
+                "reading chunks",
+                "SELECT mirror_hash, seq, pos, text, start_line, end_line, language, token_count "
+                f"FROM chunks WHERE mirror_hash IN ({marks}) ORDER BY mirror_hash, seq",
+                tuple(batch),
+            ):
+                found.setdefault(row[0], []).append(Chunk(*row[1:]))
+        return {mirror: tuple(chunks) for mirror, chunks in found.items()}
 
     def list_documents(
         self, collection: str | None = None, prefix: str | None = None, limit: int | None = None

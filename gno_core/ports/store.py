@@ -3,6 +3,7 @@ index store combining them with the vector index."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from gno_core.domain import (
@@ -59,6 +60,11 @@ class DocumentStore(Protocol):
 
     def chunks(self, mirror_hash: str) -> tuple[Chunk, ...]:
         """The chunks of a mirror ordered by ``seq`` (empty if unknown)."""
+        ...
+
+    def chunks_for(self, mirror_hashes: Sequence[str]) -> dict[str, tuple[Chunk, ...]]:
+        """The chunks of several mirrors in one read, each ordered by ``seq``; unknown mirrors
+        are left out."""
         ...
 
     def list_documents(

@@ -49,6 +49,9 @@ def test_upsert_round_trips_every_field(store: Store, clock: FixedClock) -> None
     assert store.get_document("notes", "missing.md") is None
     assert store.markdown(sha("nothing")) is None
     assert store.chunks(sha("nothing")) == ()
+    both = store.chunks_for([doc.mirror_hash, sha("nothing"), doc.mirror_hash])
+    assert both == {doc.mirror_hash: doc.chunks}
+    assert store.chunks_for([]) == {}
 
 
 def test_applying_a_batch_twice_leaves_the_same_state(store: Store) -> None:

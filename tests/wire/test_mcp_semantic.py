@@ -11,7 +11,7 @@ import pytest
 
 from gno_adapters.mcp.context import Connection
 from gno_adapters.mcp.server import GnoServices, build_engine
-from gno_core.service import Gno
+from gno_core.facade import Gno
 from tests.schema_check import assert_valid
 from tests.semantic_support import CORPUS, HashEmbedder, OverlapReranker, make_env
 

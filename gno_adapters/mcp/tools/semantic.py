@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 class SemanticFacade(Protocol):
-    """The facade methods these tools call (``gno_core.service.Gno`` has them)."""
+    """The facade methods these tools call (``gno_core.facade.Gno`` has them)."""
 
     def vsearch(self, request: SearchRequest) -> SearchResults: ...
 

@@ -1,0 +1,254 @@
+"""The ``Gno`` facade: the one object transports and Python callers use. It holds no logic of
+its own: each operation delegates to the capability that owns it (``documents``, ``health``,
+``indexing``, ``retrieval``), all sharing one ``IndexHandle``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gno_core.config import CollectionConfig, GnoConfig
+from gno_core.documents import Documents
+from gno_core.embedding import DEFAULT_BATCH_SIZE, EmbedProgress
+from gno_core.health import Health
+from gno_core.index_handle import IndexHandle, IndexOpener
+from gno_core.indexing.collections import Collections
+from gno_core.indexing.runs import IndexRuns
+from gno_core.model import (
+    CollectionInfo,
+    CollectionList,
+    DocumentList,
+    GetResult,
+    MultiGetResult,
+    Peek,
+    ResidentStatus,
+    SearchResults,
+    Status,
+    SyncResult,
+    TagsList,
+)
+from gno_core.model.embedding import EmbedResult, IndexResult
+from gno_core.model.requests import QueryRequest, SearchRequest
+from gno_core.model.similar import SimilarResults
+from gno_core.model.status import ResidentMode
+from gno_core.ports import (
+    Clock,
+    ConfigRepository,
+    Embedder,
+    FrontmatterParser,
+    Reranker,
+    ResidentProbe,
+    SourceTree,
+    StoreProvider,
+)
+from gno_core.retrieval.filters import build_filters, has_recency_intent
+from gno_core.retrieval.hybrid import HybridSearch
+from gno_core.retrieval.lexical import LexicalSearch
+from gno_core.retrieval.results import ResultBuilder
+from gno_core.retrieval.vector import VectorSearch, require_embedder
+from gno_core.sync import SyncProgress
+
+__all__ = ["Gno"]
+
+
+class Gno:
+    """One index of gno and everything that can be done with it.
+
+    Built by the composition root (``gno_adapters.bootstrap``); the store opens lazily on first
+    use, so cheap calls (``peek``, listing collections) never create or migrate a database.
+    """
+
+    def __init__(
+        self,
+        *,
+        index_name: str,
+        config: ConfigRepository,
+        stores: StoreProvider,
+        tree: SourceTree,
+        frontmatter: FrontmatterParser,
+        clock: Clock,
+        resident: ResidentProbe,
+        open_index: IndexOpener | None = None,
+        mode: str = "direct-cli",
+        embedder: Embedder | None = None,
+        reranker: Reranker | None = None,
+        resident_status: Callable[[], ResidentStatus] | None = None,
+    ) -> None:
+        self.index_name = index_name
+        self.handle = IndexHandle(name=index_name, config=config, stores=stores, clock=clock)
+        # Optional models: without an embedder retrieval is keyword-only (``bm25_only``);
+        # without a reranker hybrid results are not reranked.
+        self._embedder = embedder
+        self._reranker = reranker
+        self.documents = Documents(self.handle, open_index)
+        self.collections = Collections(self.handle)
+        self.runs = IndexRuns(self.handle, self.collections, tree, frontmatter, embedder)
+        fallback = ResidentStatus(mode=_resident_mode(mode), resident=False)
+        self.health = Health(
+            self.handle, resident, self._fingerprint, resident_status or (lambda: fallback)
+        )
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.handle.close()
+
+    def __enter__(self) -> Gno:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def config(self) -> GnoConfig:
+        return self.handle.load_config()
+
+    def init(self) -> GnoConfig:
+        """Create the configuration (if missing) and the index database. Idempotent."""
+        return self.collections.init()
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedding model vectors are made and searched with (None: none available)."""
+        return self._embedder
+
+    # -- collections and indexing --------------------------------------------------------------
+
+    def add_collection(self, collection: CollectionConfig) -> CollectionInfo:
+        return self.collections.add(collection)
+
+    def remove_collection(self, name: str) -> CollectionInfo:
+        return self.collections.remove(name)
+
+    def rename_collection(self, old: str, new: str) -> CollectionInfo:
+        return self.collections.rename(old, new)
+
+    def list_collections(self) -> CollectionList:
+        return self.collections.listing()
+
+    def sync(
+        self,
+        collections: list[str] | None = None,
+        progress: Callable[[SyncProgress], None] | None = None,
+    ) -> SyncResult:
+        return self.runs.sync(collections, progress)
+
+    def embed(
+        self,
+        collections: list[str] | None = None,
+        *,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        force: bool = False,
+        dry_run: bool = False,
+        progress: Callable[[EmbedProgress], None] | None = None,
+    ) -> EmbedResult:
+        return self.runs.embed(
+            collections, batch_size=batch_size, force=force, dry_run=dry_run, progress=progress
+        )
+
+    def index(
+        self,
+        collections: list[str] | None = None,
+        *,
+        embed: bool = True,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        sync_progress: Callable[[SyncProgress], None] | None = None,
+        embed_progress: Callable[[EmbedProgress], None] | None = None,
+    ) -> IndexResult:
+        return self.runs.index(
+            collections,
+            embed=embed,
+            batch_size=batch_size,
+            sync_progress=sync_progress,
+            embed_progress=embed_progress,
+        )
+
+    # -- retrieval -----------------------------------------------------------------------------
+
+    def search(self, request: SearchRequest) -> SearchResults:
+        """BM25 keyword search with filters applied before the limit."""
+        filters = build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
+        searcher = LexicalSearch(self.handle.store, self.handle.uri)
+        return searcher.search(request, filters, recency=has_recency_intent(request.query))
+
+    def vsearch(self, request: SearchRequest) -> SearchResults:
+        """Vector search (filters first); ``MODEL_UNAVAILABLE`` without an embedder, ``RUNTIME``
+        when nothing is embedded."""
+        embedder = require_embedder(self._embedder)
+        filters = build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
+        searcher = VectorSearch(self.handle.store, embedder, ResultBuilder(self.index_name))
+        return searcher.vsearch(request, filters)
+
+    def query(self, request: QueryRequest) -> SearchResults:
+        """Hybrid search: BM25 and vectors fused, reranked when a reranker is present; degrades
+        to ``bm25_only`` without vectors (see ``gno_core.retrieval.hybrid``)."""
+        filters = build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
+        searcher = HybridSearch(
+            self.handle.store,
+            self._embedder,
+            self._reranker,
+            ResultBuilder(self.index_name),
+            self.handle.clock.now_ns,
+        )
+        return searcher.query(request, filters, recency=has_recency_intent(request.query))
+
+    def similar(
+        self,
+        ref: str,
+        *,
+        limit: int = 5,
+        threshold: float | None = None,
+        cross_collection: bool = False,
+    ) -> SimilarResults:
+        """Documents similar to ``ref`` by meaning (mean of its chunk vectors), itself excluded,
+        within its collection unless ``cross_collection``."""
+        embedder = require_embedder(self._embedder)
+        with self.documents.resolved(ref) as resolved:
+            owner = resolved.handle
+            searcher = VectorSearch(owner.store, embedder, ResultBuilder(owner.name))
+            return searcher.similar(
+                resolved.document,
+                limit=limit,
+                threshold=threshold,
+                cross_collection=cross_collection,
+            )
+
+    # -- documents -----------------------------------------------------------------------------
+
+    def get(
+        self, ref: str, *, from_line: int | None = None, line_count: int | None = None
+    ) -> GetResult:
+        """One document's canonical Markdown, whole or a 1-based line range."""
+        return self.documents.get(ref, from_line=from_line, line_count=line_count)
+
+    def multi_get(
+        self, refs: list[str] | None = None, pattern: str | None = None, max_bytes: int = 10240
+    ) -> MultiGetResult:
+        """Several documents by refs or a glob over ``collection/path``, bounded (see
+        ``gno_core.documents``)."""
+        return self.documents.multi_get(refs, pattern, max_bytes)
+
+    def ls(
+        self, collection: str | None = None, prefix: str | None = None, limit: int | None = None
+    ) -> DocumentList:
+        return self.documents.ls(collection, prefix, limit)
+
+    def tags(self, collection: str | None = None, prefix: str | None = None) -> TagsList:
+        return self.documents.tags(collection, prefix)
+
+    # -- health --------------------------------------------------------------------------------
+
+    def status(self) -> Status:
+        return self.health.status()
+
+    def peek(self) -> Peek:
+        """Cheap, model-free snapshot; an uninitialized index is a successful payload."""
+        return self.health.peek()
+
+    def _fingerprint(self) -> str | None:
+        return self._embedder.fingerprint if self._embedder is not None else None
+
+
+def _resident_mode(mode: str) -> ResidentMode:
+    for known in ("serve", "daemon", "stdio"):
+        if mode == known:
+            return known
+    return "direct-cli"

@@ -1,0 +1,140 @@
+"""Index health: ``status`` (counts per collection, embedding backlog, recent ingest errors,
+capabilities) and ``peek`` (a cheap, model-free snapshot that never creates an index)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gno_core import __version__
+from gno_core.index_handle import IndexHandle
+from gno_core.model import (
+    ChunkingPolicy,
+    CollectionStatus,
+    IngestErrorInfo,
+    Peek,
+    PeekBacklog,
+    PeekCounts,
+    PeekRecent,
+    PeekServe,
+    ResidentStatus,
+    Status,
+    StatusCapabilities,
+)
+from gno_core.ports import ResidentProbe
+from gno_core.retrieval.dates import iso_from_ns
+
+__all__ = ["Health"]
+
+
+class Health:
+    def __init__(
+        self,
+        handle: IndexHandle,
+        resident: ResidentProbe,
+        fingerprint: Callable[[], str | None],
+        resident_status: Callable[[], ResidentStatus],
+    ) -> None:
+        self.handle = handle
+        self._resident = resident
+        self._fingerprint = fingerprint
+        self._resident_status = resident_status
+
+    def status(self) -> Status:
+        config = self.handle.load_config()
+        store = self.handle.store
+        counts = {c.collection: c for c in store.counts(self._fingerprint())}
+        collections = []
+        for coll in config.collections:
+            c = counts.get(coll.name)
+            collections.append(
+                CollectionStatus(
+                    name=coll.name,
+                    path=coll.path,
+                    document_count=c.documents if c else 0,
+                    chunk_count=c.chunks if c else 0,
+                    embedded_count=c.embedded if c else 0,
+                    inactive_count=c.inactive if c else 0,
+                    failed_count=c.failed if c else 0,
+                )
+            )
+        errors = [
+            IngestErrorInfo(
+                collection=r.failure.collection,
+                rel_path=r.failure.rel_path,
+                code=r.failure.code,
+                message=r.failure.message,
+                occurred_at=r.occurred_at,
+            )
+            for r in store.recent_failures(10)
+        ]
+        total_chunks = sum(c.chunk_count for c in collections)
+        embedded = sum(c.embedded_count for c in collections)
+        return Status(
+            index_name=self.handle.name,
+            config_path=self.handle.config.location,
+            db_path=self.handle.stores.location,
+            collections=collections,
+            total_documents=sum(c.document_count for c in collections),
+            total_chunks=total_chunks,
+            embedding_backlog=max(0, total_chunks - embedded),
+            recent_errors=errors,
+            last_updated=store.last_indexed_at(),
+            healthy=bool(config.collections),
+            capabilities=StatusCapabilities(
+                bm25=True, vector=embedded > 0, hybrid=embedded > 0, answer=False
+            ),
+            chunking=ChunkingPolicy(
+                max_tokens=config.chunking.max_tokens,
+                overlap_percent=config.chunking.overlap_percent,
+            ),
+            fts_tokenizer=store.tokenizer,
+            resident=self._resident_status(),
+        )
+
+    def peek(self) -> Peek:
+        """An uninitialized index is a successful payload (``initialized: false``)."""
+        url = self._resident.serve_url()
+        serve = PeekServe(running=url is not None, url=url)
+        generated = iso_from_ns(self.handle.clock.now_ns())
+        if not (self.handle.config.exists() and self.handle.stores.exists()):
+            return Peek(
+                gno_version=__version__,
+                generated_at=generated,
+                initialized=False,
+                index_name=None,
+                counts=None,
+                backlog=None,
+                last_indexed_at=None,
+                recent=[],
+                serve=serve,
+            )
+        store = self.handle.store
+        counts = store.counts(self._fingerprint())
+        chunks = sum(c.chunks for c in counts)
+        embedded = sum(c.embedded for c in counts)
+        return Peek(
+            gno_version=__version__,
+            generated_at=generated,
+            initialized=True,
+            index_name=self.handle.name,
+            counts=PeekCounts(
+                documents=sum(c.documents for c in counts),
+                collections=len(self.handle.load_config().collections),
+            ),
+            backlog=PeekBacklog(
+                pending=max(0, chunks - embedded), failed=sum(c.failed for c in counts)
+            ),
+            last_indexed_at=store.last_indexed_at(),
+            recent=[
+                PeekRecent(
+                    docid=d.docid,
+                    uri=self.handle.uri(d),
+                    title=d.meta.title,
+                    collection=d.collection,
+                    abs_path=d.abs_path,
+                    modified_at=iso_from_ns(d.source_mtime_ns),
+                )
+                for d in store.recent_documents(10)
+            ],
+            serve=serve,
+        )

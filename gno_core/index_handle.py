@@ -1,0 +1,73 @@
+"""``IndexHandle``: one named index as every capability sees it — its configuration, its store
+(opened on first use), its clock and how its documents are named."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gno_core.config import CollectionConfig, GnoConfig
+from gno_core.domain import StoredDocument
+from gno_core.errors import NotFoundError, NotInitializedError
+from gno_core.identity import make_uri
+from gno_core.ports import Clock, ConfigRepository, IndexStore, StoreProvider
+
+__all__ = ["IndexHandle", "IndexOpener", "require_collection"]
+
+
+class IndexHandle:
+    """Cheap to build: nothing is opened until ``store`` is first read, so ``peek`` and the
+    collection listing never create or migrate a database."""
+
+    def __init__(
+        self, *, name: str, config: ConfigRepository, stores: StoreProvider, clock: Clock
+    ) -> None:
+        self.name = name
+        self.config = config
+        self.stores = stores
+        self.clock = clock
+        self._store: IndexStore | None = None
+
+    @property
+    def store(self) -> IndexStore:
+        if self._store is None:
+            if not self.config.exists():
+                raise NotInitializedError(
+                    f"gno is not initialized (no config at {self.config.location}); "
+                    "run `gno init` or `gno collection add <path>`"
+                )
+            self._store = self.stores.open()
+        return self._store
+
+    @property
+    def is_open(self) -> bool:
+        return self._store is not None
+
+    def load_config(self) -> GnoConfig:
+        return self.config.load()
+
+    def load_config_or_default(self) -> GnoConfig:
+        return self.config.load() if self.config.exists() else GnoConfig()
+
+    def collection(self, name: str) -> CollectionConfig:
+        """The configured collection ``name`` (case-insensitive); ``NOT_FOUND`` otherwise."""
+        return require_collection(self.config.load(), name)
+
+    def uri(self, doc: StoredDocument) -> str:
+        return make_uri(doc.collection, doc.rel_path, self.name)
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+
+#: Opens another index by name for cross-index references (``NOT_FOUND`` when it does not
+#: exist); the caller closes the handle when done.
+IndexOpener = Callable[[str], IndexHandle]
+
+
+def require_collection(config: GnoConfig, name: str) -> CollectionConfig:
+    found = config.collection(name)
+    if found is None:
+        raise NotFoundError(f"Collection not found: {name}", details={"collection": name})
+    return found

@@ -1,0 +1,81 @@
+"""Collections: the folders an index covers, kept in the configuration (add, remove, rename,
+list); removing or renaming one carries over to the documents already indexed."""
+
+from __future__ import annotations
+
+from gno_core.config import CollectionConfig, GnoConfig
+from gno_core.errors import DuplicateError
+from gno_core.identity import normalize_collection_name
+from gno_core.index_handle import IndexHandle, require_collection
+from gno_core.model import CollectionInfo, CollectionList
+
+__all__ = ["Collections"]
+
+
+class Collections:
+    def __init__(self, handle: IndexHandle) -> None:
+        self.handle = handle
+
+    def add(self, collection: CollectionConfig) -> CollectionInfo:
+        """Register a folder (its path already absolute and checked by the caller);
+        ``DUPLICATE`` for a name or folder already registered."""
+        config = self.handle.load_config_or_default()
+        if config.collection(collection.name):
+            raise DuplicateError(f"Collection already exists: {collection.name}")
+        clash = next((c for c in config.collections if c.path == collection.path), None)
+        if clash:
+            raise DuplicateError(f"Folder {collection.path} is already collection {clash.name}")
+        config.collections.append(collection)
+        self.handle.config.save(config)
+        return collection_info(collection)
+
+    def remove(self, name: str) -> CollectionInfo:
+        """Forget the collection; its documents become inactive (kept until re-added)."""
+        config = self.handle.load_config()
+        found = require_collection(config, name)
+        config.collections = [c for c in config.collections if c.name != found.name]
+        self.handle.config.save(config)
+        if self.handle.stores.exists():
+            self.handle.store.deactivate_collection(found.name)
+        return collection_info(found)
+
+    def rename(self, old: str, new: str) -> CollectionInfo:
+        config = self.handle.load_config()
+        found = require_collection(config, old)
+        renamed = found.model_copy(update={"name": normalize_collection_name(new)})
+        if config.collection(renamed.name):
+            raise DuplicateError(f"Collection already exists: {renamed.name}")
+        config.collections = [renamed if c is found else c for c in config.collections]
+        if self.handle.stores.exists():
+            self.handle.store.rename_collection(found.name, renamed.name)
+        self.handle.config.save(config)
+        return collection_info(renamed)
+
+    def listing(self) -> CollectionList:
+        config = self.handle.load_config_or_default()
+        return CollectionList(collections=[collection_info(c) for c in config.collections])
+
+    def chosen(self, names: list[str] | None) -> list[CollectionConfig]:
+        """The named collections (``NOT_FOUND`` for an unknown one), or all when None."""
+        config = self.handle.load_config()
+        return [require_collection(config, n) for n in names] if names else config.collections
+
+    def names(self, names: list[str] | None) -> tuple[str, ...] | None:
+        return tuple(c.name for c in self.chosen(names)) if names else None
+
+    def init(self) -> GnoConfig:
+        """Create the configuration (if missing) and the index database. Idempotent."""
+        if not self.handle.config.exists():
+            self.handle.config.save(GnoConfig())
+        _ = self.handle.store
+        return self.handle.load_config()
+
+
+def collection_info(c: CollectionConfig) -> CollectionInfo:
+    return CollectionInfo(
+        name=c.name,
+        path=c.path,
+        pattern=c.pattern,
+        include=list(c.include),
+        exclude=list(c.exclude),
+    )

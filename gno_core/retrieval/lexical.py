@@ -1,0 +1,88 @@
+"""BM25 mode (``gno search``, ``gno_search``): keyword hits with the best passage of each, the
+filters applied before the limit, and recency-first ordering when the query asks for it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gno_core.domain import SearchFilters, StoredDocument
+from gno_core.model import SearchMeta, SearchResult, SearchResults, SnippetRange
+from gno_core.model.requests import SearchRequest
+from gno_core.ports import IndexStore
+from gno_core.retrieval.dates import parse_document_date
+from gno_core.retrieval.query import parse_query, words_of
+from gno_core.retrieval.results import source_info
+from gno_core.retrieval.snippets import best_passage
+
+__all__ = ["LexicalSearch"]
+
+
+class LexicalSearch:
+    def __init__(self, store: IndexStore, uri: Callable[[StoredDocument], str]) -> None:
+        self.store = store
+        self._uri = uri
+
+    def search(
+        self, request: SearchRequest, filters: SearchFilters, *, recency: bool
+    ) -> SearchResults:
+        """Scores are BM25 relative to the best hit (0-1]; ``VALIDATION`` for a bad query."""
+        query = parse_query(request.query)
+        fetch = request.limit * 3 if recency else request.limit
+        hits = self.store.search(query, filters, fetch)
+        if recency:
+            hits.sort(key=lambda h: -_doc_time_ns(h.document))
+            hits = hits[: request.limit]
+        top = max((h.bm25 for h in hits), default=0.0)
+        words = query.positive_words()
+        intent_words = tuple(words_of(request.intent)) if request.intent else ()
+        # One read for every hit's chunks rather than one per hit.
+        chunks = self.store.chunks_for([h.document.mirror_hash for h in hits])
+        results: list[SearchResult] = []
+        for hit in hits:
+            score = round(hit.bm25 / top, 6) if top > 0 else 1.0
+            if request.min_score is not None and score < request.min_score:
+                continue
+            doc = hit.document
+            passage = best_passage(chunks.get(doc.mirror_hash, ()), words, intent_words)
+            results.append(
+                SearchResult(
+                    docid=doc.docid,
+                    score=min(1.0, max(0.0, score)),
+                    uri=self._uri(doc),
+                    line=passage.best_line if passage else None,
+                    title=doc.meta.title,
+                    content_type=doc.meta.content_type,
+                    categories=list(doc.meta.categories) or None,
+                    snippet_language=(passage.chunk.language if passage else None)
+                    or doc.meta.language,
+                    snippet=passage.text if passage else "",
+                    snippet_range=SnippetRange(
+                        start_line=passage.start_line, end_line=passage.end_line
+                    )
+                    if passage
+                    else None,
+                    source=source_info(doc),
+                )
+            )
+        return SearchResults(
+            results=results,
+            meta=SearchMeta(
+                query=request.query,
+                mode="bm25",
+                total_results=len(results),
+                collection=filters.collections[0] if filters.collections else None,
+                intent=request.intent,
+                lang=request.lang,
+                since=request.since,
+                until=request.until,
+                categories=request.categories or None,
+                author=request.author,
+                exclude=request.exclude or None,
+                tags_all=list(filters.tags_all) or None,
+                tags_any=list(filters.tags_any) or None,
+            ),
+        )
+
+
+def _doc_time_ns(doc: StoredDocument) -> int:
+    return parse_document_date(doc.meta.date) or doc.source_mtime_ns
