@@ -8,10 +8,10 @@ same page bodies:
 
 - ``unicode61``: ``porter unicode61`` on the raw text, the query as a phrase (what peers do);
 - ``bigram``: ``gno_core.text.cjk`` segmentation (overlapping bigrams + the run's last
-  character) under ``porter unicode61``, queries compiled exactly as ``ApswStore`` does;
+  character) under ``porter unicode61``, queries compiled exactly as ``ApswLexical`` does;
 - ``trigram``: a second ``trigram`` table; substrings shorter than 3 characters cannot use
   its index, so they fall back to ``LIKE '%x%'``, which scans every row;
-- ``store``: the real ``ApswStore`` (bigram strategy) end to end through ``parse_query``
+- ``store``: the real SQLite index (bigram strategy) end to end through ``parse_query``
   (recall over all hits; latency of a 10-result search, documents fetched).
 
 Prints recall, precision, zero-result rate, index size, build time and query latency. Figures,
@@ -37,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import apsw
 
 from benchmarks.corpora import extract_tldr
-from gno_adapters.sqlite import ApswStore, lexical
+from gno_adapters.clock import SystemClock
+from gno_adapters.sqlite import lexical, open_apsw_index
 from gno_core.domain import Chunk, DocumentMeta, IndexedDocument, SearchFilters, SyncBatch
 from gno_core.retrieval.query import Term, parse_query
 from gno_core.text.cjk import CJK_CLASS, segment_for_index
@@ -142,7 +143,7 @@ def trigram_strategy(bodies: list[str]) -> Strategy:
 
 
 def store_strategy(pages: list[tuple[str, str, str]], work: Path) -> Strategy:
-    store = ApswStore.open(str(work / "cjk.sqlite"))
+    store = open_apsw_index(str(work / "cjk.sqlite"), SystemClock())
     docs = []
     for _, rel, text in pages:
         digest = hashlib.sha256(text.encode()).hexdigest()
@@ -152,11 +153,11 @@ def store_strategy(pages: list[tuple[str, str, str]], work: Path) -> Strategy:
     index_of = {rel: i for i, (_, rel, _) in enumerate(pages)}
     started = time.perf_counter()
     for i in range(0, len(docs), 500):
-        store.apply_batch(SyncBatch("tldr", upserts=tuple(docs[i : i + 500])))
+        store.ledger.apply_batch(SyncBatch("tldr", upserts=tuple(docs[i : i + 500])))
     build = time.perf_counter() - started
 
     def run(q: str) -> set[int]:
-        hits = store.search(parse_query(q), SearchFilters(), 100_000)
+        hits = store.lexical.search(parse_query(q), SearchFilters(), 100_000)
         return {index_of[h.document.rel_path] for h in hits}
 
     conn = apsw.Connection(str(work / "cjk.sqlite"))
@@ -164,7 +165,7 @@ def store_strategy(pages: list[tuple[str, str, str]], work: Path) -> Strategy:
     conn.close()
     strategy = Strategy("store", apsw.Connection(":memory:"), build, size, run)
     strategy.close_store = store.close  # type: ignore[attr-defined]
-    strategy.top10 = lambda q: store.search(parse_query(q), SearchFilters(), 10)  # type: ignore[attr-defined]
+    strategy.top10 = lambda q: store.lexical.search(parse_query(q), SearchFilters(), 10)  # type: ignore[attr-defined]
     return strategy
 
 

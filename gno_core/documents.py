@@ -72,7 +72,7 @@ class Documents:
             finally:
                 other.close()
             return
-        store = self.handle.store
+        store = self.handle.index.documents
         if parsed.docid_prefix:
             matches = store.find_by_docid(parsed.docid_prefix)
             if not matches:
@@ -90,7 +90,7 @@ class Documents:
     ) -> GetResult:
         with self.resolved(ref) as resolved:
             handle, doc = resolved.handle, resolved.document
-            markdown = handle.store.markdown(doc.mirror_hash) or ""
+            markdown = handle.index.documents.markdown(doc.mirror_hash) or ""
             return _get_result(handle, doc, markdown, from_line or resolved.line, line_count)
 
     def multi_get(
@@ -129,7 +129,7 @@ class Documents:
     ) -> DocumentList:
         if collection:
             collection = self.handle.collection(collection).name
-        docs = self.handle.store.list_documents(collection=collection, prefix=prefix)
+        docs = self.handle.index.documents.list_documents(collection=collection, prefix=prefix)
         shown = docs[:limit] if limit else docs
         return DocumentList(
             documents=[
@@ -146,7 +146,7 @@ class Documents:
     def tags(self, collection: str | None = None, prefix: str | None = None) -> TagsList:
         name = self.handle.collection(collection).name if collection else None
         norm_prefix = prefix.strip().lower() if prefix else None
-        pairs = self.handle.store.tag_counts(name, norm_prefix)
+        pairs = self.handle.index.documents.tag_counts(name, norm_prefix)
         return TagsList(
             tags=[TagCount(tag=t, count=c) for t, c in pairs],
             meta=TagsMeta(collection=name, prefix=norm_prefix, total_tags=len(pairs)),
@@ -156,7 +156,9 @@ class Documents:
         text = pattern.removeprefix("gno://")
         collection = text.split("/", 1)[0]
         scoped = collection if "*" not in collection and "?" not in collection else None
-        docs = self.handle.store.list_documents(collection=scoped.lower() if scoped else None)
+        docs = self.handle.index.documents.list_documents(
+            collection=scoped.lower() if scoped else None
+        )
         return [d for d in docs if fnmatch.fnmatchcase(f"{d.collection}/{d.rel_path}", text)]
 
     def _check_one_index(self, refs: list[str]) -> None:
@@ -192,7 +194,7 @@ class _Batch:
         if uri in self._seen:  # two spellings of one document: answer it once
             return
         self._seen.add(uri)
-        markdown = handle.store.markdown(doc.mirror_hash) or ""
+        markdown = handle.index.documents.markdown(doc.mirror_hash) or ""
         content, truncated = _cut(markdown, min(self.max_bytes, self.budget))
         if not content and markdown:
             self.skip(

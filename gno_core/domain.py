@@ -169,3 +169,40 @@ class IndexCounts:
     chunks: int
     embedded: int
     failed: int
+
+
+# -- the keyword query, as the lexical index receives it -------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One lowercase word; ``prefix`` matches any word starting with it."""
+
+    text: str
+    prefix: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """Consecutive lowercase words."""
+
+    words: tuple[str, ...]
+
+
+Clause = Term | Phrase
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalQuery:
+    raw: str
+    optional: tuple[Clause, ...] = ()
+    required: tuple[Clause, ...] = ()
+    excluded: tuple[Clause, ...] = ()
+
+    def positive_words(self) -> tuple[str, ...]:
+        """Every word of the optional and required clauses, in query order, without repeats."""
+        seen: dict[str, None] = {}
+        for clause in (*self.required, *self.optional):
+            for word in clause.words if isinstance(clause, Phrase) else (clause.text,):
+                seen.setdefault(word, None)
+        return tuple(seen)

@@ -16,7 +16,7 @@ from gno_core.errors import GnoError, ModelUnavailableError
 from gno_core.model.embedding import EmbedFailure, EmbedResult
 from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import Embedder
-from gno_core.ports.store import IndexStore
+from gno_core.ports.index import Index
 from gno_core.ports.vectors import ChunkVector, PendingChunk
 from gno_core.retrieval.snippets import frontmatter_lines
 
@@ -49,10 +49,10 @@ def passage_text(embedder: Embedder, chunk: PendingChunk) -> str:
 
 
 class EmbedService:
-    """Runs embedding over an ``IndexStore`` with one ``Embedder``."""
+    """Runs embedding over an ``Index`` with one ``Embedder``."""
 
-    def __init__(self, store: IndexStore, embedder: Embedder, clock: Clock) -> None:
-        self._store = store
+    def __init__(self, index: Index, embedder: Embedder, clock: Clock) -> None:
+        self._index = index
         self._embedder = embedder
         self._clock = clock
 
@@ -61,7 +61,7 @@ class EmbedService:
         fingerprint = self._embedder.fingerprint
         return sum(
             max(0, c.chunks - c.embedded)
-            for c in self._store.counts(fingerprint)
+            for c in self._index.stats.counts(fingerprint)
             if not collections or c.collection in collections
         )
 
@@ -76,16 +76,16 @@ class EmbedService:
     ) -> EmbedResult:
         """Embed what is pending (everything with ``force``); ``dry_run`` only counts it."""
         started = self._clock.now_ns()
-        embedder, store = self._embedder, self._store
+        embedder, index = self._embedder, self._index
         fingerprint = embedder.fingerprint
         if force and not dry_run:
-            store.delete_vectors(fingerprint, collections)
+            index.vectors.delete_vectors(fingerprint, collections)
         total = self.backlog(collections)
         embedded = failed = 0
         failures: list[EmbedFailure] = []
         cursor: tuple[str, int] | None = None
         while not dry_run:
-            batch = store.pending_chunks(
+            batch = index.vectors.pending_chunks(
                 fingerprint, max(1, batch_size), collections=collections, after=cursor
             )
             if not batch:
@@ -102,7 +102,7 @@ class EmbedService:
                         EmbedFailure(message=exc.message, chunks=len(batch), code=exc.code)
                     )
             else:
-                store.put_vectors(
+                index.vectors.put_vectors(
                     fingerprint,
                     embedder.model_id,
                     [
@@ -124,7 +124,7 @@ class EmbedService:
             dimensions=embedder.dimensions,
             duration_ms=seconds * 1000,
             chunks_per_second=round(embedded / seconds, 2) if embedded and seconds > 0 else None,
-            search_available=store.vector_count(fingerprint) > 0,
+            search_available=index.vectors.vector_count(fingerprint) > 0,
             dry_run=dry_run,
             forced=force,
             collections=list(collections) if collections else None,

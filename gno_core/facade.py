@@ -35,10 +35,10 @@ from gno_core.ports import (
     ConfigRepository,
     Embedder,
     FrontmatterParser,
+    IndexProvider,
     Reranker,
     ResidentProbe,
     SourceTree,
-    StoreProvider,
 )
 from gno_core.retrieval.filters import build_filters, has_recency_intent
 from gno_core.retrieval.hybrid import HybridSearch
@@ -53,7 +53,7 @@ __all__ = ["Gno"]
 class Gno:
     """One index of gno and everything that can be done with it.
 
-    Built by the composition root (``gno_adapters.bootstrap``); the store opens lazily on first
+    Built by the composition root (``gno_adapters.bootstrap``); the index opens lazily on first
     use, so cheap calls (``peek``, listing collections) never create or migrate a database.
     """
 
@@ -62,7 +62,7 @@ class Gno:
         *,
         index_name: str,
         config: ConfigRepository,
-        stores: StoreProvider,
+        provider: IndexProvider,
         tree: SourceTree,
         frontmatter: FrontmatterParser,
         clock: Clock,
@@ -74,7 +74,7 @@ class Gno:
         resident_status: Callable[[], ResidentStatus] | None = None,
     ) -> None:
         self.index_name = index_name
-        self.handle = IndexHandle(name=index_name, config=config, stores=stores, clock=clock)
+        self.handle = IndexHandle(name=index_name, config=config, provider=provider, clock=clock)
         # Optional models: without an embedder retrieval is keyword-only (``bm25_only``);
         # without a reranker hybrid results are not reranked.
         self._embedder = embedder
@@ -166,7 +166,7 @@ class Gno:
     def search(self, request: SearchRequest) -> SearchResults:
         """BM25 keyword search with filters applied before the limit."""
         filters = build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
-        searcher = LexicalSearch(self.handle.store, self.handle.uri)
+        searcher = LexicalSearch(self.handle.index, self.handle.uri)
         return searcher.search(request, filters, recency=has_recency_intent(request.query))
 
     def vsearch(self, request: SearchRequest) -> SearchResults:
@@ -174,7 +174,7 @@ class Gno:
         when nothing is embedded."""
         embedder = require_embedder(self._embedder)
         filters = build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
-        searcher = VectorSearch(self.handle.store, embedder, ResultBuilder(self.index_name))
+        searcher = VectorSearch(self.handle.index, embedder, ResultBuilder(self.index_name))
         return searcher.vsearch(request, filters)
 
     def query(self, request: QueryRequest) -> SearchResults:
@@ -182,7 +182,7 @@ class Gno:
         to ``bm25_only`` without vectors (see ``gno_core.retrieval.hybrid``)."""
         filters = build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
         searcher = HybridSearch(
-            self.handle.store,
+            self.handle.index,
             self._embedder,
             self._reranker,
             ResultBuilder(self.index_name),
@@ -203,7 +203,7 @@ class Gno:
         embedder = require_embedder(self._embedder)
         with self.documents.resolved(ref) as resolved:
             owner = resolved.handle
-            searcher = VectorSearch(owner.store, embedder, ResultBuilder(owner.name))
+            searcher = VectorSearch(owner.index, embedder, ResultBuilder(owner.name))
             return searcher.similar(
                 resolved.document,
                 limit=limit,

@@ -41,8 +41,8 @@ class Health:
 
     def status(self) -> Status:
         config = self.handle.load_config()
-        store = self.handle.store
-        counts = {c.collection: c for c in store.counts(self._fingerprint())}
+        index = self.handle.index
+        counts = {c.collection: c for c in index.stats.counts(self._fingerprint())}
         collections = []
         for coll in config.collections:
             c = counts.get(coll.name)
@@ -65,20 +65,20 @@ class Health:
                 message=r.failure.message,
                 occurred_at=r.occurred_at,
             )
-            for r in store.recent_failures(10)
+            for r in index.stats.recent_failures(10)
         ]
         total_chunks = sum(c.chunk_count for c in collections)
         embedded = sum(c.embedded_count for c in collections)
         return Status(
             index_name=self.handle.name,
             config_path=self.handle.config.location,
-            db_path=self.handle.stores.location,
+            db_path=self.handle.provider.location,
             collections=collections,
             total_documents=sum(c.document_count for c in collections),
             total_chunks=total_chunks,
             embedding_backlog=max(0, total_chunks - embedded),
             recent_errors=errors,
-            last_updated=store.last_indexed_at(),
+            last_updated=index.stats.last_indexed_at(),
             healthy=bool(config.collections),
             capabilities=StatusCapabilities(
                 bm25=True, vector=embedded > 0, hybrid=embedded > 0, answer=False
@@ -87,7 +87,7 @@ class Health:
                 max_tokens=config.chunking.max_tokens,
                 overlap_percent=config.chunking.overlap_percent,
             ),
-            fts_tokenizer=store.tokenizer,
+            fts_tokenizer=index.lexical.tokenizer,
             resident=self._resident_status(),
         )
 
@@ -96,7 +96,7 @@ class Health:
         url = self._resident.serve_url()
         serve = PeekServe(running=url is not None, url=url)
         generated = iso_from_ns(self.handle.clock.now_ns())
-        if not (self.handle.config.exists() and self.handle.stores.exists()):
+        if not (self.handle.config.exists() and self.handle.provider.exists()):
             return Peek(
                 gno_version=__version__,
                 generated_at=generated,
@@ -108,8 +108,8 @@ class Health:
                 recent=[],
                 serve=serve,
             )
-        store = self.handle.store
-        counts = store.counts(self._fingerprint())
+        index = self.handle.index
+        counts = index.stats.counts(self._fingerprint())
         chunks = sum(c.chunks for c in counts)
         embedded = sum(c.embedded for c in counts)
         return Peek(
@@ -124,7 +124,7 @@ class Health:
             backlog=PeekBacklog(
                 pending=max(0, chunks - embedded), failed=sum(c.failed for c in counts)
             ),
-            last_indexed_at=store.last_indexed_at(),
+            last_indexed_at=index.stats.last_indexed_at(),
             recent=[
                 PeekRecent(
                     docid=d.docid,
@@ -134,7 +134,7 @@ class Health:
                     abs_path=d.abs_path,
                     modified_at=iso_from_ns(d.source_mtime_ns),
                 )
-                for d in store.recent_documents(10)
+                for d in index.documents.recent_documents(10)
             ],
             serve=serve,
         )

@@ -1,4 +1,4 @@
-"""``IndexHandle``: one named index as every capability sees it — its configuration, its store
+"""``IndexHandle``: one named index as every capability sees it — its configuration, its ports
 (opened on first use), its clock and how its documents are named."""
 
 from __future__ import annotations
@@ -9,38 +9,38 @@ from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.domain import StoredDocument
 from gno_core.errors import NotFoundError, NotInitializedError
 from gno_core.identity import make_uri
-from gno_core.ports import Clock, ConfigRepository, IndexStore, StoreProvider
+from gno_core.ports import Clock, ConfigRepository, Index, IndexProvider
 
 __all__ = ["IndexHandle", "IndexOpener", "require_collection"]
 
 
 class IndexHandle:
-    """Cheap to build: nothing is opened until ``store`` is first read, so ``peek`` and the
+    """Cheap to build: nothing is opened until ``index`` is first read, so ``peek`` and the
     collection listing never create or migrate a database."""
 
     def __init__(
-        self, *, name: str, config: ConfigRepository, stores: StoreProvider, clock: Clock
+        self, *, name: str, config: ConfigRepository, provider: IndexProvider, clock: Clock
     ) -> None:
         self.name = name
         self.config = config
-        self.stores = stores
+        self.provider = provider
         self.clock = clock
-        self._store: IndexStore | None = None
+        self._index: Index | None = None
 
     @property
-    def store(self) -> IndexStore:
-        if self._store is None:
+    def index(self) -> Index:
+        if self._index is None:
             if not self.config.exists():
                 raise NotInitializedError(
                     f"gno is not initialized (no config at {self.config.location}); "
                     "run `gno init` or `gno collection add <path>`"
                 )
-            self._store = self.stores.open()
-        return self._store
+            self._index = self.provider.open()
+        return self._index
 
     @property
     def is_open(self) -> bool:
-        return self._store is not None
+        return self._index is not None
 
     def load_config(self) -> GnoConfig:
         return self.config.load()
@@ -56,9 +56,9 @@ class IndexHandle:
         return make_uri(doc.collection, doc.rel_path, self.name)
 
     def close(self) -> None:
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        if self._index is not None:
+            self._index.close()
+            self._index = None
 
 
 #: Opens another index by name for cross-index references (``NOT_FOUND`` when it does not

@@ -1,11 +1,11 @@
-"""Sync: bring the store up to date with the files of collections, in atomic batches.
+"""Sync: bring the index up to date with the files of collections, in atomic batches.
 
 Per collection: walk the whole tree first (so ``total`` is known and removals are only decided
 after a complete walk), then for every file
 
 - same size and mtime as remembered, current ``INGEST_VERSION``, active: unchanged, not read;
 - same size and mtime as a remembered failure: still failed, not read (counted in ``failed``,
-  not listed again: ``failures`` lists what this run found; the store keeps every record);
+  not listed again: ``failures`` lists what this run found; the ledger keeps every record);
 - otherwise read and hash: same hash as the active document: ``touched`` (unchanged, new
   size/mtime remembered); else built and upserted: ``added`` (new, or failed before),
   ``updated`` (content or ingest version changed) or ``reactivated`` (came back after removal);
@@ -47,7 +47,7 @@ from gno_core.ingest import (
 from gno_core.model.collections import CollectionSyncResult, SyncFailure, SyncResult
 from gno_core.ports.clock import Clock
 from gno_core.ports.files import FrontmatterParser, SourceTree
-from gno_core.ports.store import DocumentStore
+from gno_core.ports.ledger import SyncLedger
 
 __all__ = ["SyncProgress", "SyncService"]
 
@@ -72,12 +72,12 @@ class SyncService:
 
     def __init__(
         self,
-        store: DocumentStore,
+        ledger: SyncLedger,
         tree: SourceTree,
         parser: FrontmatterParser,
         clock: Clock,
     ) -> None:
-        self._store = store
+        self._ledger = ledger
         self._tree = tree
         self._parser = parser
         self._clock = clock
@@ -93,7 +93,7 @@ class SyncService:
         started = self._clock.now_ns()
         results = [
             _CollectionSync(
-                self._store, self._tree, self._parser, self._clock, collection, chunking, ingest
+                self._ledger, self._tree, self._parser, self._clock, collection, chunking, ingest
             ).run(progress)
             for collection in collections
         ]
@@ -127,7 +127,7 @@ def _ms(ns: int) -> float:
 class _Batch:
     """The pending batch of one collection; committed when full."""
 
-    store: DocumentStore
+    ledger: SyncLedger
     collection: str
     size: int
     upserts: list[IndexedDocument] = field(default_factory=list)
@@ -171,7 +171,7 @@ class _Batch:
     def commit(self) -> None:
         if not self.items:
             return
-        self.store.apply_batch(
+        self.ledger.apply_batch(
             SyncBatch(
                 collection=self.collection,
                 upserts=tuple(self.upserts),
@@ -191,7 +191,7 @@ class _CollectionSync:
 
     def __init__(
         self,
-        store: DocumentStore,
+        ledger: SyncLedger,
         tree: SourceTree,
         parser: FrontmatterParser,
         clock: Clock,
@@ -199,7 +199,7 @@ class _CollectionSync:
         chunking: ChunkingConfig,
         ingest: IngestConfig,
     ) -> None:
-        self.store = store
+        self.ledger = ledger
         self.tree = tree
         self.parser = parser
         self.clock = clock
@@ -207,7 +207,7 @@ class _CollectionSync:
         self.chunking = chunking
         self.ingest = ingest
         self.progress: Callable[[SyncProgress], None] | None = None
-        self.batch = _Batch(store, collection.name, ingest.batch_size)
+        self.batch = _Batch(ledger, collection.name, ingest.batch_size)
         self.added = self.updated = self.unchanged = self.removed = 0
         self.reactivated = self.failed = 0
         self.failures: list[SyncFailure] = []
@@ -229,7 +229,7 @@ class _CollectionSync:
             self.failed = 1
             self.failures.append(SyncFailure(rel_path="", code=exc.code, message=exc.message))
             return self._result(started)
-        states = self.store.source_states(name)
+        states = self.ledger.source_states(name)
         total = len(files)
         self._report(0, total, "")
         for done, source in enumerate(files, 1):

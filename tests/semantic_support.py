@@ -12,21 +12,21 @@ from gno_adapters.files.walker import LocalSourceTree
 from gno_adapters.inmemory.clock import FixedClock
 from gno_adapters.inmemory.config import InMemoryConfigRepository
 from gno_adapters.inmemory.embedder import HashEmbedder
+from gno_adapters.inmemory.index import in_memory_index
 from gno_adapters.inmemory.reranker import OverlapReranker
 from gno_adapters.inmemory.resident import FixedResidentProbe
-from gno_adapters.inmemory.store import InMemoryStore
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.errors import RuntimeFailure
 from gno_core.facade import Gno
-from gno_core.ports import Embedder, Reranker
+from gno_core.ports import Embedder, Index, Reranker
 from gno_core.ports.embedder import Vector
 
 
 class MemoryStores:
-    """``StoreProvider`` handing out one ``InMemoryStore``."""
+    """``IndexProvider`` handing out one in-memory ``Index``."""
 
     def __init__(self) -> None:
-        self.store = InMemoryStore()
+        self.store = in_memory_index(FixedClock())
 
     @property
     def location(self) -> str:
@@ -35,7 +35,7 @@ class MemoryStores:
     def exists(self) -> bool:
         return True
 
-    def open(self) -> InMemoryStore:
+    def open(self) -> Index:
         return self.store
 
 
@@ -81,7 +81,7 @@ def make_env(
     gno = Gno(
         index_name="default",
         config=InMemoryConfigRepository(config),
-        stores=stores,
+        provider=stores,
         tree=LocalSourceTree(),
         frontmatter=YamlFrontmatterParser(),
         clock=FixedClock(),

@@ -1,5 +1,5 @@
-"""The SQLite index adapter (APSW + FTS5): ``ApswStore``."""
+"""The SQLite index adapter (APSW + FTS5 + sqlite-vec): one class per port over one connection."""
 
-from gno_adapters.sqlite.store import ApswStore
+from gno_adapters.sqlite.index import ApswIndexProvider, open_apsw_index
 
-__all__ = ["ApswStore"]
+__all__ = ["ApswIndexProvider", "open_apsw_index"]

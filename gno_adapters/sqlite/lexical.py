@@ -1,4 +1,5 @@
-"""BM25 search SQL: ``LexicalQuery`` to an FTS5 MATCH expression, ``SearchFilters`` to SQL.
+"""BM25 over FTS5 (``ApswLexical``): ``LexicalQuery`` to a MATCH expression, ``SearchFilters`` to
+SQL.
 
 The MATCH expression is ``req1 AND ... AND (req1 OR ... OR opt1 OR ...) NOT (excl OR ...)``:
 required clauses must all be present, at least one positive clause must be (trivially true
@@ -19,9 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gno_adapters.sqlite.connection import fold
-from gno_core.domain import SearchFilters
-from gno_core.retrieval.query import Clause, LexicalQuery, Phrase, Term, words_of
-from gno_core.text.cjk import query_units
+from gno_adapters.sqlite.migrations import FTS_TOKENIZER
+from gno_adapters.sqlite.rows import DOC_COLUMNS, Rows, to_document
+from gno_core.domain import Clause, LexicalHit, LexicalQuery, Phrase, SearchFilters, Term
+from gno_core.retrieval.query import exclusion_clauses, words_of
+from gno_core.text.cjk import SEGMENTER_ID, query_units
 
 BM25_WEIGHTS = (1.5, 4.0, 1.0)  # path, title, body
 
@@ -37,16 +40,6 @@ def phrase_sql(clause: Clause) -> str | None:
         return None
     prefix = cjk_prefix or (isinstance(clause, Term) and clause.prefix)
     return '"' + text.replace('"', '""') + '"' + ("*" if prefix else "")
-
-
-def exclusion_clauses(terms: Sequence[str]) -> list[Clause]:
-    """``SearchFilters.exclude_terms`` as clauses: one word is a term, several a phrase."""
-    out: list[Clause] = []
-    for term in terms:
-        words = words_of(term)
-        if words:
-            out.append(Term(words[0]) if len(words) == 1 else Phrase(tuple(words)))
-    return out
 
 
 def match_expression(query: LexicalQuery, exclude_terms: Sequence[str] = ()) -> str | None:
@@ -159,3 +152,41 @@ def top_search_sql(columns: str) -> str:
         "FROM top CROSS JOIN documents d ON d.id = top.id CROSS JOIN edge "
         "WHERE d.active = 1 ORDER BY top.score, d.collection, d.rel_path LIMIT ?"
     )
+
+
+class ApswLexical:
+    """The ``LexicalIndex`` port: BM25 over the FTS5 table of an open SQLite index."""
+
+    def __init__(self, rows: Rows) -> None:
+        self._db = rows
+
+    @property
+    def tokenizer(self) -> str:
+        return f"{FTS_TOKENIZER} + {SEGMENTER_ID}"
+
+    def search(self, query: LexicalQuery, filters: SearchFilters, limit: int) -> list[LexicalHit]:
+        expr = match_expression(query, filters.exclude_terms)
+        if expr is None or limit <= 0:
+            return []
+        where = filter_sql(filters)
+        if not where.params and where.where == "d.active = 1":
+            ranked = self._top_hits(expr, limit)
+            if ranked is not None:
+                return ranked
+        sql = search_sql(DOC_COLUMNS, where)
+        rows = self._db.rows("searching", sql, (expr, *where.params, limit))
+        return [LexicalHit(to_document(r[:-1]), float(r[-1])) for r in rows]
+
+    def _top_hits(self, expr: str, limit: int) -> list[LexicalHit] | None:
+        """Unfiltered search without joining every match: rank inside FTS5, join only a window
+        of the best ids, and prove the answer equals the full query's. None (run the full
+        query) when the window could hide a hit: inactive documents took too many of its
+        places, or a document outside it ties with the last one kept."""
+        window = max(4 * limit, 40)
+        rows = self._db.rows("searching", top_search_sql(DOC_COLUMNS), (expr, window, limit))
+        if not rows:
+            return []
+        seen, worst = int(rows[0][-2]), float(rows[0][-1])
+        if seen == window and (len(rows) < limit or -float(rows[-1][-3]) >= worst):
+            return None
+        return [LexicalHit(to_document(r[:-3]), float(r[-3])) for r in rows]

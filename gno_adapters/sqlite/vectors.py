@@ -1,4 +1,4 @@
-"""The vector side of ``ApswStore``: chunk vectors, the sqlite-vec accelerator, nearest search.
+"""``ApswVectors``: chunk vectors, the sqlite-vec accelerator, nearest search.
 
 ``content_vectors`` rows are the truth; each vector space (embedder fingerprint) has a ``vec0``
 table copy for k-NN, rebuilt from the rows whenever it is missing or was left behind (written
@@ -21,13 +21,14 @@ import apsw
 from gno_adapters.sqlite import lexical
 from gno_adapters.sqlite.connection import write_transaction
 from gno_adapters.sqlite.errors import translate_errors
-from gno_adapters.sqlite.reads import DOC_COLUMNS, StoreReads, to_document
+from gno_adapters.sqlite.rows import DOC_COLUMNS, Rows, to_document
 from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.errors import ValidationError
 from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import Vector, vector_from_bytes, vector_to_bytes
 from gno_core.ports.vectors import ChunkVector, PendingChunk, VectorHit
 from gno_core.retrieval.dates import iso_from_ns
+from gno_core.retrieval.query import exclusion_clauses
 
 #: vec0 is asked for this many times the wanted documents (chunks of one document, inactive
 #: documents and orphans share the neighbour list), within sqlite-vec's k limit.
@@ -72,11 +73,14 @@ def pending_sql(collections: int) -> str:
     )
 
 
-class StoreVectors(StoreReads):
-    """Vector storage and search over an open index connection (``ApswStore`` builds on it)."""
+class ApswVectors:
+    """The ``VectorIndex`` port over an open SQLite index."""
 
-    _clock: Clock
-    _vec_version: str | None
+    def __init__(self, rows: Rows, clock: Clock, vec_version: str | None) -> None:
+        self._db = rows
+        self._conn = rows.conn
+        self._clock = clock
+        self._vec_version = vec_version
 
     @property
     def vector_backend(self) -> str:
@@ -210,7 +214,7 @@ class StoreVectors(StoreReads):
     ) -> list[PendingChunk]:
         scope = tuple(collections or ())
         start = after or ("", -1)
-        rows = self._rows(
+        rows = self._db.rows(
             "listing chunks to embed",
             pending_sql(len(scope)),
             (*scope, start[0], start[1], fingerprint, *scope, max(limit, 0)),
@@ -218,7 +222,7 @@ class StoreVectors(StoreReads):
         return [PendingChunk(r[0], int(r[1]), r[2], int(r[3]), r[4]) for r in rows]
 
     def has_vectors(self, fingerprint: str) -> bool:
-        rows = self._rows(
+        rows = self._db.rows(
             "looking for vectors",
             "SELECT 1 FROM content_vectors WHERE fingerprint = ? LIMIT 1",
             (fingerprint,),
@@ -226,7 +230,7 @@ class StoreVectors(StoreReads):
         return bool(rows)
 
     def vector_count(self, fingerprint: str) -> int:
-        rows = self._rows(
+        rows = self._db.rows(
             "counting vectors",
             "SELECT COUNT(*) FROM content_vectors v WHERE v.fingerprint = ? AND EXISTS "
             "(SELECT 1 FROM documents d WHERE d.mirror_hash = v.mirror_hash AND +d.active = 1)",
@@ -235,7 +239,7 @@ class StoreVectors(StoreReads):
         return int(rows[0][0])
 
     def chunk_vectors(self, mirror_hash: str, fingerprint: str) -> list[tuple[int, Vector]]:
-        rows = self._rows(
+        rows = self._db.rows(
             "reading vectors",
             "SELECT seq, embedding FROM content_vectors WHERE mirror_hash = ? AND fingerprint = ? "
             "ORDER BY seq",
@@ -415,9 +419,7 @@ def _eligible(filters: SearchFilters) -> _Eligible:
     """The eligible documents: active, passing ``filters``, and not containing an excluded
     term (FTS5 over path, title and body: the same matching as keyword search)."""
     where = lexical.filter_sql(filters)
-    excluded = [
-        p for p in map(lexical.phrase_sql, lexical.exclusion_clauses(filters.exclude_terms)) if p
-    ]
+    excluded = [p for p in map(lexical.phrase_sql, exclusion_clauses(filters.exclude_terms)) if p]
     if not excluded:
         return _Eligible((), where.where, where.params)
     return _Eligible(

@@ -35,8 +35,8 @@ class Collections:
         found = require_collection(config, name)
         config.collections = [c for c in config.collections if c.name != found.name]
         self.handle.config.save(config)
-        if self.handle.stores.exists():
-            self.handle.store.deactivate_collection(found.name)
+        if self.handle.provider.exists():
+            self.handle.index.ledger.deactivate_collection(found.name)
         return collection_info(found)
 
     def rename(self, old: str, new: str) -> CollectionInfo:
@@ -46,8 +46,8 @@ class Collections:
         if config.collection(renamed.name):
             raise DuplicateError(f"Collection already exists: {renamed.name}")
         config.collections = [renamed if c is found else c for c in config.collections]
-        if self.handle.stores.exists():
-            self.handle.store.rename_collection(found.name, renamed.name)
+        if self.handle.provider.exists():
+            self.handle.index.ledger.rename_collection(found.name, renamed.name)
         self.handle.config.save(config)
         return collection_info(renamed)
 
@@ -67,7 +67,7 @@ class Collections:
         """Create the configuration (if missing) and the index database. Idempotent."""
         if not self.handle.config.exists():
             self.handle.config.save(GnoConfig())
-        _ = self.handle.store
+        _ = self.handle.index
         return self.handle.load_config()
 
 

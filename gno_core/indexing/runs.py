@@ -40,7 +40,9 @@ class IndexRuns:
         """Bring the index up to date with the files of ``collections`` (all when None)."""
         config = self.handle.load_config()
         chosen = self.collections.chosen(collections)
-        service = SyncService(self.handle.store, self._tree, self._frontmatter, self.handle.clock)
+        service = SyncService(
+            self.handle.index.ledger, self._tree, self._frontmatter, self.handle.clock
+        )
         return service.sync(chosen, config.chunking, config.ingest, progress)
 
     def embed(
@@ -56,7 +58,7 @@ class IndexRuns:
         committing batch by batch; ``MODEL_UNAVAILABLE`` without a model."""
         embedder = require_embedder(self._embedder)
         names = self.collections.names(collections)
-        service = EmbedService(self.handle.store, embedder, self.handle.clock)
+        service = EmbedService(self.handle.index, embedder, self.handle.clock)
         return service.run(
             names, batch_size=batch_size, force=force, dry_run=dry_run, progress=progress
         )

@@ -1,4 +1,4 @@
-"""Ports: the ``typing.Protocol``s the core needs from the outside world.
+"""Ports: the ``typing.Protocol``s the core needs from the outside world, one per capability.
 
 Adapters do not inherit from them; conformance is checked by mypy at the composition root and
 by the contract test suites in ``tests/contract``, which run against every adapter, fakes included.
@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from gno_core.ports.clock import Clock
 from gno_core.ports.config import ConfigRepository
+from gno_core.ports.documents import DocumentStore
 from gno_core.ports.embedder import Embedder
 from gno_core.ports.files import FrontmatterParser, SourceTree
+from gno_core.ports.index import Index, IndexProvider
+from gno_core.ports.ledger import SyncLedger
+from gno_core.ports.lexical import LexicalIndex
 from gno_core.ports.reranker import Reranker
 from gno_core.ports.resident import ResidentProbe
-from gno_core.ports.store import DocumentStore, IndexStore, LexicalIndex, StoreProvider
+from gno_core.ports.stats import IndexStats
 from gno_core.ports.vectors import VectorIndex
 
 __all__ = [
@@ -21,11 +25,13 @@ __all__ = [
     "DocumentStore",
     "Embedder",
     "FrontmatterParser",
-    "IndexStore",
+    "Index",
+    "IndexProvider",
+    "IndexStats",
     "LexicalIndex",
     "Reranker",
     "ResidentProbe",
     "SourceTree",
-    "StoreProvider",
+    "SyncLedger",
     "VectorIndex",
 ]

@@ -24,8 +24,8 @@ from gno_core.errors import GnoError
 from gno_core.model import ExplainLine, SearchResult, SearchResults
 from gno_core.model.requests import QueryRequest
 from gno_core.ports.embedder import Embedder
+from gno_core.ports.index import Index
 from gno_core.ports.reranker import Reranker
-from gno_core.ports.store import IndexStore
 from gno_core.retrieval import expansion
 from gno_core.retrieval import rerank as rr
 from gno_core.retrieval.dates import parse_document_date
@@ -67,9 +67,9 @@ class _Run:
 
 @dataclass(frozen=True, slots=True)
 class HybridSearch:
-    """``query`` over one store, with an optional embedder and reranker."""
+    """``query`` over one index, with an optional embedder and reranker."""
 
-    store: IndexStore
+    index: Index
     embedder: Embedder | None
     reranker: Reranker | None
     results: ResultBuilder
@@ -162,7 +162,7 @@ class HybridSearch:
                 continue
             entry = fused[i]
             doc = run.docs[entry.key]
-            chunks = self.store.chunks(doc.mirror_hash)
+            chunks = self.index.documents.chunks(doc.mirror_hash)
             if entry.key in run.lexical:
                 passage = best_passage(chunks, words, intent_words)
             else:
@@ -194,7 +194,7 @@ class HybridSearch:
         self, run: _Run, name: str, text: str, filters: SearchFilters, limit: int, weight: float
     ) -> list[str]:
         t0 = self.now_ns()
-        hits = self.store.search(parse_query(text), filters, limit)
+        hits = self.index.lexical.search(parse_query(text), filters, limit)
         run.timings[name] = _ms(self.now_ns() - t0)
         keys = []
         for hit in hits:
@@ -222,7 +222,7 @@ class HybridSearch:
             run.note("vector", "skipped: no embedding model available")
             return False
         fingerprint = embedder.fingerprint
-        if not self.store.has_vectors(fingerprint):
+        if not self.index.vectors.has_vectors(fingerprint):
             run.note("vector", f"skipped: no vectors for {embedder.model_id} (run gno embed)")
             return False
         texts = [embedder.profile.query(query)]
@@ -242,7 +242,7 @@ class HybridSearch:
             if vector is None:
                 continue
             t0 = self.now_ns()
-            hits = self.store.nearest(vector, fingerprint, filters, limit)
+            hits = self.index.vectors.nearest(vector, fingerprint, filters, limit)
             run.timings[name] = _ms(self.now_ns() - t0)
             keys = []
             for hit in hits:
@@ -256,7 +256,7 @@ class HybridSearch:
             run.legs.append(Leg(name, weight, keys, primary=name == "vector"))
             run.note(
                 name,
-                f"{len(keys)} hits (limit {limit}, {self.store.vector_backend}, "
+                f"{len(keys)} hits (limit {limit}, {self.index.vectors.vector_backend}, "
                 f"{embedder.model_id})",
             )
         return True
@@ -270,7 +270,7 @@ class HybridSearch:
         limit: int,
     ) -> bool:
         top = [run.docs[k] for k in bm25_keys[: expansion.FEEDBACK_DOCS]]
-        texts = [self.store.markdown(d.mirror_hash) or "" for d in top]
+        texts = [self.index.documents.markdown(d.mirror_hash) or "" for d in top]
         expanded = expansion.feedback_query(query, texts)
         if expanded is None:
             run.note("expansion", "skipped: not enough feedback from the keyword hits")
@@ -297,7 +297,7 @@ class HybridSearch:
         head = fused[:window]
         passages = [
             rr.rerank_passage(
-                self.store.chunks(run.docs[f.key].mirror_hash),
+                self.index.documents.chunks(run.docs[f.key].mirror_hash),
                 words,
                 intent_words,
                 run.vector_seq.get(f.key),

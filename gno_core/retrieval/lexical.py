@@ -8,7 +8,7 @@ from collections.abc import Callable
 from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.model import SearchMeta, SearchResult, SearchResults, SnippetRange
 from gno_core.model.requests import SearchRequest
-from gno_core.ports import IndexStore
+from gno_core.ports import Index
 from gno_core.retrieval.dates import parse_document_date
 from gno_core.retrieval.query import parse_query, words_of
 from gno_core.retrieval.results import source_info
@@ -18,8 +18,8 @@ __all__ = ["LexicalSearch"]
 
 
 class LexicalSearch:
-    def __init__(self, store: IndexStore, uri: Callable[[StoredDocument], str]) -> None:
-        self.store = store
+    def __init__(self, index: Index, uri: Callable[[StoredDocument], str]) -> None:
+        self.index = index
         self._uri = uri
 
     def search(
@@ -28,7 +28,7 @@ class LexicalSearch:
         """Scores are BM25 relative to the best hit (0-1]; ``VALIDATION`` for a bad query."""
         query = parse_query(request.query)
         fetch = request.limit * 3 if recency else request.limit
-        hits = self.store.search(query, filters, fetch)
+        hits = self.index.lexical.search(query, filters, fetch)
         if recency:
             hits.sort(key=lambda h: -_doc_time_ns(h.document))
             hits = hits[: request.limit]
@@ -36,7 +36,7 @@ class LexicalSearch:
         words = query.positive_words()
         intent_words = tuple(words_of(request.intent)) if request.intent else ()
         # One read for every hit's chunks rather than one per hit.
-        chunks = self.store.chunks_for([h.document.mirror_hash for h in hits])
+        chunks = self.index.documents.chunks_for([h.document.mirror_hash for h in hits])
         results: list[SearchResult] = []
         for hit in hits:
             score = round(hit.bm25 / top, 6) if top > 0 else 1.0

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from collections.abc import Sequence
 
+from gno_core.domain import Clause, LexicalQuery, Phrase, Term
 from gno_core.errors import ValidationError
 
 MAX_QUERY_CHARS = 2000
@@ -30,40 +31,6 @@ STOPWORDS = frozenset(
 )
 
 _WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    """One lowercase word; ``prefix`` matches any word starting with it."""
-
-    text: str
-    prefix: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Phrase:
-    """Consecutive lowercase words."""
-
-    words: tuple[str, ...]
-
-
-Clause = Term | Phrase
-
-
-@dataclass(frozen=True, slots=True)
-class LexicalQuery:
-    raw: str
-    optional: tuple[Clause, ...] = ()
-    required: tuple[Clause, ...] = ()
-    excluded: tuple[Clause, ...] = ()
-
-    def positive_words(self) -> tuple[str, ...]:
-        """Every word of the optional and required clauses, in query order, without repeats."""
-        seen: dict[str, None] = {}
-        for clause in (*self.required, *self.optional):
-            for word in clause.words if isinstance(clause, Phrase) else (clause.text,):
-                seen.setdefault(word, None)
-        return tuple(seen)
 
 
 def words_of(text: str) -> list[str]:
@@ -136,4 +103,14 @@ def _tokens(text: str) -> list[tuple[bool, bool, str]]:
         while i < n and not text[i].isspace() and text[i] != '"':
             i += 1
         out.append((negated, False, text[start:i]))
+    return out
+
+
+def exclusion_clauses(terms: Sequence[str]) -> list[Clause]:
+    """``SearchFilters.exclude_terms`` as clauses: one word is a term, several a phrase."""
+    out: list[Clause] = []
+    for term in terms:
+        words = words_of(term)
+        if words:
+            out.append(Term(words[0]) if len(words) == 1 else Phrase(tuple(words)))
     return out

@@ -14,7 +14,7 @@ from gno_core.model import SearchResults
 from gno_core.model.requests import SearchRequest
 from gno_core.model.similar import SimilarDocument, SimilarMeta, SimilarResults
 from gno_core.ports.embedder import Embedder, Vector
-from gno_core.ports.store import IndexStore
+from gno_core.ports.index import Index
 from gno_core.retrieval.query import STOPWORDS, words_of
 from gno_core.retrieval.results import ResultBuilder, base_meta, chunk_passage, clamp01
 
@@ -42,8 +42,8 @@ def require_embedder(embedder: Embedder | None) -> Embedder:
     return embedder
 
 
-def require_vectors(store: IndexStore, embedder: Embedder) -> None:
-    if not store.has_vectors(embedder.fingerprint):
+def require_vectors(index: Index, embedder: Embedder) -> None:
+    if not index.vectors.has_vectors(embedder.fingerprint):
         raise RuntimeFailure(
             f"No vectors for {embedder.model_id} in this index yet: run `gno embed` "
             "(or `gno index`) first",
@@ -53,17 +53,17 @@ def require_vectors(store: IndexStore, embedder: Embedder) -> None:
 
 @dataclass(frozen=True, slots=True)
 class VectorSearch:
-    """``vsearch`` and ``similar`` over one store and embedder."""
+    """``vsearch`` and ``similar`` over one index and embedder."""
 
-    store: IndexStore
+    index: Index
     embedder: Embedder
     results: ResultBuilder
 
     def vsearch(self, request: SearchRequest, filters: SearchFilters) -> SearchResults:
         """The ``limit`` eligible documents nearest the query; score = 1 - distance / 2."""
-        require_vectors(self.store, self.embedder)
+        require_vectors(self.index, self.embedder)
         (query,) = self.embedder.embed_batch([self.embedder.profile.query(request.query)])
-        hits = self.store.nearest(query, self.embedder.fingerprint, filters, request.limit)
+        hits = self.index.vectors.nearest(query, self.embedder.fingerprint, filters, request.limit)
         words = content_words(request.query)
         intent_words = content_words(request.intent) if request.intent else ()
         out = []
@@ -71,7 +71,7 @@ class VectorSearch:
             score = distance_score(hit.distance)
             if request.min_score is not None and score < request.min_score:
                 continue
-            chunks = self.store.chunks(hit.document.mirror_hash)
+            chunks = self.index.documents.chunks(hit.document.mirror_hash)
             passage = chunk_passage(chunks, hit.seq, words, intent_words)
             out.append(self.results.build(hit.document, score, passage))
         meta = base_meta(request, filters, mode="vector", vectors_used=True)
@@ -93,10 +93,10 @@ class VectorSearch:
         if threshold is not None and not 0 <= threshold <= 1:
             raise ValidationError("threshold must be between 0 and 1")
         uri = self.results.uri(doc)
-        if not self.store.chunks(doc.mirror_hash):
+        if not self.index.documents.chunks(doc.mirror_hash):
             raise ValidationError(f"Document has no content: {uri}")
         fingerprint = self.embedder.fingerprint
-        vectors = [v for _, v in self.store.chunk_vectors(doc.mirror_hash, fingerprint)]
+        vectors = [v for _, v in self.index.vectors.chunk_vectors(doc.mirror_hash, fingerprint)]
         if not vectors:
             raise RuntimeFailure(
                 f"Document has no embeddings for {self.embedder.model_id}: {uri}; run "
@@ -104,7 +104,7 @@ class VectorSearch:
                 details={"uri": uri, "reason": "no_vectors"},
             )
         scope = SearchFilters(collections=None if cross_collection else (doc.collection,))
-        hits = self.store.nearest(mean_vector(vectors), fingerprint, scope, limit + 1)
+        hits = self.index.vectors.nearest(mean_vector(vectors), fingerprint, scope, limit + 1)
         similar = []
         for hit in hits:
             other = hit.document

@@ -1,4 +1,5 @@
-"""Builders and the adapter fixture shared by the DocumentStore and LexicalIndex suites."""
+"""Builders and the adapter fixture shared by the index port suites (documents, ledger, stats,
+lexical, vectors): every suite runs against the in-memory and the SQLite ``Index``."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ from typing import Any
 import pytest
 
 from gno_adapters.inmemory.clock import FixedClock
-from gno_adapters.inmemory.store import InMemoryStore
-from gno_adapters.sqlite import ApswStore
+from gno_adapters.inmemory.index import in_memory_index
+from gno_adapters.sqlite import open_apsw_index
 from gno_core.domain import Chunk, DocumentMeta, IndexedDocument, SearchFilters, SyncBatch
+from gno_core.ports.index import Index
 from gno_core.retrieval.query import parse_query
 
 ADAPTERS = ["memory", "apsw"]
-Store = InMemoryStore | ApswStore
+Store = Index
 
 
 def sha(text: str) -> str:
@@ -57,12 +59,14 @@ def make_doc(
 def put(store: Store, *docs: IndexedDocument) -> None:
     """Upsert documents, one batch per collection."""
     for coll in dict.fromkeys(d.collection for d in docs):
-        store.apply_batch(SyncBatch(coll, upserts=tuple(d for d in docs if d.collection == coll)))
+        store.ledger.apply_batch(
+            SyncBatch(coll, upserts=tuple(d for d in docs if d.collection == coll))
+        )
 
 
 def paths(store: Store, query: str, limit: int = 10, **filters: Any) -> list[str]:
     """``collection/rel_path`` of the hits, best first."""
-    hits = store.search(parse_query(query), SearchFilters(**filters), limit)
+    hits = store.lexical.search(parse_query(query), SearchFilters(**filters), limit)
     return [f"{h.document.collection}/{h.document.rel_path}" for h in hits]
 
 
@@ -74,8 +78,18 @@ def clock() -> FixedClock:
 @pytest.fixture(params=ADAPTERS)
 def store(request: pytest.FixtureRequest, tmp_path: Path, clock: FixedClock) -> Iterator[Store]:
     if request.param == "memory":
-        with InMemoryStore(clock=clock) as mem:
+        with in_memory_index(clock) as mem:
             yield mem
     else:
-        with ApswStore.open(str(tmp_path / "index.sqlite"), clock=clock) as db:
+        with open_apsw_index(str(tmp_path / "index.sqlite"), clock) as db:
             yield db
+
+
+def apsw_index(path: str, clock: FixedClock | None = None, **options: Any) -> Index:
+    """The SQLite adapter's ``Index`` at ``path`` (a fixed clock unless one is given)."""
+    return open_apsw_index(path, clock or FixedClock(), **options)
+
+
+def conn_of(index: Index) -> Any:
+    """The APSW connection the SQLite ports share, for tests of query plans and crash safety."""
+    return index.documents._db.conn  # type: ignore[attr-defined]

@@ -26,7 +26,7 @@ def test_upsert_round_trips_every_field(store: Store, clock: FixedClock) -> None
         language="en",
     )
     put(store, doc)
-    got = store.get_document("notes", "dir/Note One.md")
+    got = store.documents.get_document("notes", "dir/Note One.md")
     assert got is not None
     assert got.docid == "#" + doc.source_hash[:8]
     assert (got.collection, got.rel_path, got.abs_path) == ("notes", doc.rel_path, doc.abs_path)
@@ -44,14 +44,14 @@ def test_upsert_round_trips_every_field(store: Store, clock: FixedClock) -> None
     assert (got.converter_id, got.converter_version) == ("native/markdown", "1.0.0")
     assert got.active is True
     assert got.indexed_at == iso_from_ns(clock.now_ns())
-    assert store.markdown(doc.mirror_hash) == doc.markdown
-    assert store.chunks(doc.mirror_hash) == doc.chunks
-    assert store.get_document("notes", "missing.md") is None
-    assert store.markdown(sha("nothing")) is None
-    assert store.chunks(sha("nothing")) == ()
-    both = store.chunks_for([doc.mirror_hash, sha("nothing"), doc.mirror_hash])
+    assert store.documents.markdown(doc.mirror_hash) == doc.markdown
+    assert store.documents.chunks(doc.mirror_hash) == doc.chunks
+    assert store.documents.get_document("notes", "missing.md") is None
+    assert store.documents.markdown(sha("nothing")) is None
+    assert store.documents.chunks(sha("nothing")) == ()
+    both = store.documents.chunks_for([doc.mirror_hash, sha("nothing"), doc.mirror_hash])
     assert both == {doc.mirror_hash: doc.chunks}
-    assert store.chunks_for([]) == {}
+    assert store.documents.chunks_for([]) == {}
 
 
 def test_applying_a_batch_twice_leaves_the_same_state(store: Store) -> None:
@@ -61,23 +61,23 @@ def test_applying_a_batch_twice_leaves_the_same_state(store: Store) -> None:
         deactivate=("gone.md",),
         failures=(IngestFailure("notes", "bad.pdf", "BINARY", "binary file", None, 10, 5),),
     )
-    store.apply_batch(batch)
+    store.ledger.apply_batch(batch)
     first = (
-        store.source_states("notes"),
-        store.list_documents(),
-        store.counts(),
-        store.tag_counts(None, None),
+        store.ledger.source_states("notes"),
+        store.documents.list_documents(),
+        store.stats.counts(),
+        store.documents.tag_counts(None, None),
         paths(store, "alpha beta"),
-        store.recent_failures(10),
+        store.stats.recent_failures(10),
     )
-    store.apply_batch(batch)
+    store.ledger.apply_batch(batch)
     again = (
-        store.source_states("notes"),
-        store.list_documents(),
-        store.counts(),
-        store.tag_counts(None, None),
+        store.ledger.source_states("notes"),
+        store.documents.list_documents(),
+        store.stats.counts(),
+        store.documents.tag_counts(None, None),
         paths(store, "alpha beta"),
-        store.recent_failures(10),
+        store.stats.recent_failures(10),
     )
     assert again == first
 
@@ -92,31 +92,36 @@ def test_upsert_replaces_chunks_tags_and_lexical_rows(store: Store) -> None:
     put(store, new)
     assert paths(store, "zebra") == []
     assert paths(store, "giraffe") == ["notes/a.md"]
-    assert store.tag_counts(None, None) == [("new", 1)]
-    assert [c.seq for c in store.chunks(new.mirror_hash)] == [0, 1]
-    assert store.markdown(old.mirror_hash) is None  # no document uses the old mirror any more
+    assert store.documents.tag_counts(None, None) == [("new", 1)]
+    assert [c.seq for c in store.documents.chunks(new.mirror_hash)] == [0, 1]
+    assert (
+        store.documents.markdown(old.mirror_hash) is None
+    )  # no document uses the old mirror any more
 
 
 def test_identical_documents_share_a_mirror(store: Store) -> None:
     put(store, make_doc("a.md", "same text"), make_doc("b.md", "same text"))
-    a, b = store.get_document("notes", "a.md"), store.get_document("notes", "b.md")
+    a, b = (
+        store.documents.get_document("notes", "a.md"),
+        store.documents.get_document("notes", "b.md"),
+    )
     assert a is not None and b is not None and a.mirror_hash == b.mirror_hash
     assert a.docid == b.docid
     put(store, make_doc("a.md", "different now"))
-    assert store.markdown(b.mirror_hash) == "same text\n"  # still used by b.md
-    assert len(store.chunks(b.mirror_hash)) == 1
+    assert store.documents.markdown(b.mirror_hash) == "same text\n"  # still used by b.md
+    assert len(store.documents.chunks(b.mirror_hash)) == 1
 
 
 def test_source_states_cover_active_inactive_and_failed(store: Store) -> None:
     put(store, make_doc("a.md", "alpha"), make_doc("b.md", "beta"))
-    store.apply_batch(
+    store.ledger.apply_batch(
         SyncBatch(
             "notes",
             deactivate=("b.md",),
             failures=(IngestFailure("notes", "c.bin", "BINARY", "binary", sha("c"), 3, 7),),
         )
     )
-    states = store.source_states("notes")
+    states = store.ledger.source_states("notes")
     assert set(states) == {"a.md", "b.md", "c.bin"}
     a = states["a.md"]
     assert (a.active, a.failed, a.source_hash) == (True, False, sha("alpha"))
@@ -124,67 +129,67 @@ def test_source_states_cover_active_inactive_and_failed(store: Store) -> None:
     assert (states["b.md"].active, states["b.md"].failed) == (False, False)
     c = states["c.bin"]
     assert (c.active, c.failed, c.size, c.mtime_ns, c.source_hash) == (False, True, 3, 7, sha("c"))
-    assert store.source_states("other") == {}
+    assert store.ledger.source_states("other") == {}
 
 
 def test_touched_sources_remember_new_size_and_mtime(store: Store) -> None:
     doc = make_doc("a.md", "alpha", mtime_ns=100)
     put(store, doc)
-    store.apply_batch(
+    store.ledger.apply_batch(
         SyncBatch(
             "notes",
             touched=(SourceState("a.md", doc.source_hash, 999, 200, True, doc.ingest_version),),
         )
     )
-    state = store.source_states("notes")["a.md"]
+    state = store.ledger.source_states("notes")["a.md"]
     assert (state.size, state.mtime_ns) == (999, 200)
-    got = store.get_document("notes", "a.md")
+    got = store.documents.get_document("notes", "a.md")
     assert got is not None and got.source_mtime_ns == 200
 
 
 def test_deactivated_documents_disappear_and_upserts_reactivate_them(store: Store) -> None:
     doc = make_doc("a.md", "alpha unicorn")
     put(store, doc)
-    store.apply_batch(SyncBatch("notes", deactivate=("a.md",)))
-    assert store.get_document("notes", "a.md") is None
-    assert store.list_documents() == []
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("a.md",)))
+    assert store.documents.get_document("notes", "a.md") is None
+    assert store.documents.list_documents() == []
     assert paths(store, "unicorn") == []
-    assert store.find_by_docid(doc.source_hash[:8]) == []
+    assert store.documents.find_by_docid(doc.source_hash[:8]) == []
     put(store, doc)
-    assert store.get_document("notes", "a.md") is not None
+    assert store.documents.get_document("notes", "a.md") is not None
     assert paths(store, "unicorn") == ["notes/a.md"]
-    assert store.source_states("notes")["a.md"].active is True
+    assert store.ledger.source_states("notes")["a.md"].active is True
 
 
 def test_touched_active_source_reactivates_an_unchanged_document(store: Store) -> None:
     doc = make_doc("a.md", "alpha unicorn", mtime_ns=5)
     put(store, doc)
-    store.apply_batch(SyncBatch("notes", deactivate=("a.md",)))
-    store.apply_batch(
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("a.md",)))
+    store.ledger.apply_batch(
         SyncBatch("notes", touched=(SourceState("a.md", doc.source_hash, 9, 6, True, 1),))
     )
     assert paths(store, "unicorn") == ["notes/a.md"]
-    assert store.counts()[0].documents == 1
+    assert store.stats.counts()[0].documents == 1
 
 
 def test_failures_are_recorded_replaced_and_cleared(store: Store, clock: FixedClock) -> None:
     fail = IngestFailure("notes", "a.md", "ENCODING", "bad bytes", None, 1, 1)
-    store.apply_batch(SyncBatch("notes", failures=(fail,)))
+    store.ledger.apply_batch(SyncBatch("notes", failures=(fail,)))
     clock.advance(10)
     later = IngestFailure("notes", "b.md", "BINARY", "binary", None, 2, 2)
-    store.apply_batch(SyncBatch("notes", failures=(later,)))
-    records = store.recent_failures(10)
+    store.ledger.apply_batch(SyncBatch("notes", failures=(later,)))
+    records = store.stats.recent_failures(10)
     assert [r.failure for r in records] == [later, fail]  # newest first
     assert records[0].occurred_at == iso_from_ns(clock.now_ns())
-    assert store.recent_failures(1)[0].failure == later
+    assert store.stats.recent_failures(1)[0].failure == later
     clock.advance(10)
     replaced = IngestFailure("notes", "a.md", "TOO_LARGE", "too big", None, 3, 3)
-    store.apply_batch(SyncBatch("notes", failures=(replaced,)))
-    assert [r.failure for r in store.recent_failures(10)] == [replaced, later]
+    store.ledger.apply_batch(SyncBatch("notes", failures=(replaced,)))
+    assert [r.failure for r in store.stats.recent_failures(10)] == [replaced, later]
     put(store, make_doc("a.md", "fixed now"))
-    assert [r.failure for r in store.recent_failures(10)] == [later]
-    assert store.source_states("notes")["a.md"].failed is False
-    assert store.counts()[0].failed == 1
+    assert [r.failure for r in store.stats.recent_failures(10)] == [later]
+    assert store.ledger.source_states("notes")["a.md"].failed is False
+    assert store.stats.counts()[0].failed == 1
 
 
 def test_docid_prefix_lookup(store: Store) -> None:
@@ -197,19 +202,22 @@ def test_docid_prefix_lookup(store: Store) -> None:
     )
     prefix = sha("shared")
     for n in (6, 7, 8):
-        found = store.find_by_docid(prefix[:n])
+        found = store.documents.find_by_docid(prefix[:n])
         assert [(d.collection, d.rel_path) for d in found] == [
             ("alpha", "z.md"),
             ("notes", "a.md"),
             ("notes", "b.md"),
         ]
-    assert store.find_by_docid("ffffff" if not prefix.startswith("ffffff") else "000000") == []
+    assert (
+        store.documents.find_by_docid("ffffff" if not prefix.startswith("ffffff") else "000000")
+        == []
+    )
 
 
 def test_get_documents_keeps_the_given_order(store: Store) -> None:
     put(store, make_doc("a.md", "a"), make_doc("b.md", "b"), make_doc("c.md", "c"))
-    store.apply_batch(SyncBatch("notes", deactivate=("c.md",)))
-    got = store.get_documents([("notes", "b.md"), ("notes", "zz.md"), ("notes", "a.md"),
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("c.md",)))
+    got = store.documents.get_documents([("notes", "b.md"), ("notes", "zz.md"), ("notes", "a.md"),
                                ("notes", "c.md")])  # fmt: skip
     assert [d.rel_path for d in got] == ["b.md", "a.md"]
 
@@ -222,11 +230,14 @@ def test_list_documents_orders_and_filters(store: Store) -> None:
         make_doc("y.md", "y"),
         make_doc("a.md", "a", collection="alpha"),
     )
-    keys = [(d.collection, d.rel_path) for d in store.list_documents()]
+    keys = [(d.collection, d.rel_path) for d in store.documents.list_documents()]
     assert keys == [("alpha", "a.md"), ("notes", "x/1.md"), ("notes", "x/2.md"), ("notes", "y.md")]
-    assert [d.rel_path for d in store.list_documents("notes", "x/")] == ["x/1.md", "x/2.md"]
-    assert [d.rel_path for d in store.list_documents(limit=2)] == ["a.md", "x/1.md"]
-    assert store.list_documents("nope") == []
+    assert [d.rel_path for d in store.documents.list_documents("notes", "x/")] == [
+        "x/1.md",
+        "x/2.md",
+    ]
+    assert [d.rel_path for d in store.documents.list_documents(limit=2)] == ["a.md", "x/1.md"]
+    assert store.documents.list_documents("nope") == []
 
 
 def test_recent_documents_newest_first_ties_by_collection_and_path(store: Store) -> None:
@@ -237,19 +248,19 @@ def test_recent_documents_newest_first_ties_by_collection_and_path(store: Store)
         make_doc("a.md", "a", mtime_ns=5),
         make_doc("new.md", "n", mtime_ns=9),
     )
-    assert [d.rel_path for d in store.recent_documents(3)] == ["new.md", "a.md", "b.md"]
+    assert [d.rel_path for d in store.documents.recent_documents(3)] == ["new.md", "a.md", "b.md"]
 
 
 def test_counts_per_collection(store: Store) -> None:
     put(store, make_doc("a.md", "a"), make_doc("b.md", "b"), make_doc("z.md", "z", collection="k"))
-    store.apply_batch(
+    store.ledger.apply_batch(
         SyncBatch(
             "notes",
             deactivate=("b.md",),
             failures=(IngestFailure("notes", "c.pdf", "BINARY", "x"),),
         )
     )
-    counts = store.counts()
+    counts = store.stats.counts()
     assert [c.collection for c in counts] == ["k", "notes"]
     notes = counts[1]
     assert (notes.documents, notes.inactive, notes.chunks, notes.embedded, notes.failed) == (
@@ -259,7 +270,7 @@ def test_counts_per_collection(store: Store) -> None:
         0,
         1,
     )
-    assert store.counts()[0].documents == 1
+    assert store.stats.counts()[0].documents == 1
 
 
 def test_tag_counts(store: Store) -> None:
@@ -270,67 +281,71 @@ def test_tag_counts(store: Store) -> None:
         make_doc("c.md", "c", tags=("idea",), collection="other"),
         make_doc("d.md", "d", tags=("idea",)),
     )
-    store.apply_batch(SyncBatch("notes", deactivate=("d.md",)))
-    assert store.tag_counts(None, None) == [
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("d.md",)))
+    assert store.documents.tag_counts(None, None) == [
         ("idea", 2),
         ("work/project", 2),
         ("work/admin", 1),
     ]
-    assert store.tag_counts("notes", None) == [("work/project", 2), ("idea", 1), ("work/admin", 1)]
-    assert store.tag_counts(None, "work/") == [("work/project", 2), ("work/admin", 1)]
-    assert store.tag_counts("other", "work") == []
+    assert store.documents.tag_counts("notes", None) == [
+        ("work/project", 2),
+        ("idea", 1),
+        ("work/admin", 1),
+    ]
+    assert store.documents.tag_counts(None, "work/") == [("work/project", 2), ("work/admin", 1)]
+    assert store.documents.tag_counts("other", "work") == []
 
 
 def test_last_indexed_at(store: Store, clock: FixedClock) -> None:
-    assert store.last_indexed_at() is None
+    assert store.stats.last_indexed_at() is None
     put(store, make_doc("a.md", "a"))
     clock.advance(60)
     put(store, make_doc("b.md", "b"))
-    assert store.last_indexed_at() == iso_from_ns(clock.now_ns())
+    assert store.stats.last_indexed_at() == iso_from_ns(clock.now_ns())
 
 
 def test_deactivate_collection(store: Store) -> None:
     put(store, make_doc("a.md", "apple"), make_doc("b.md", "apple"), make_doc("c.md", "apple",
         collection="keep"))  # fmt: skip
-    store.apply_batch(SyncBatch("notes", deactivate=("b.md",)))
-    assert store.deactivate_collection("notes") == 1
-    assert store.deactivate_collection("notes") == 0
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("b.md",)))
+    assert store.ledger.deactivate_collection("notes") == 1
+    assert store.ledger.deactivate_collection("notes") == 0
     assert paths(store, "apple") == ["keep/c.md"]
-    assert store.counts()[1].inactive == 2
+    assert store.stats.counts()[1].inactive == 2
 
 
 def test_rename_collection_moves_documents_and_failures(store: Store) -> None:
     put(store, make_doc("a.md", "apple", tags=("t",)))
-    store.apply_batch(
+    store.ledger.apply_batch(
         SyncBatch("notes", failures=(IngestFailure("notes", "x.pdf", "BINARY", "b"),))
     )
-    store.rename_collection("notes", "renamed")
-    assert store.get_document("notes", "a.md") is None
-    moved = store.get_document("renamed", "a.md")
+    store.ledger.rename_collection("notes", "renamed")
+    assert store.documents.get_document("notes", "a.md") is None
+    moved = store.documents.get_document("renamed", "a.md")
     assert moved is not None and moved.collection == "renamed"
     assert paths(store, "apple") == ["renamed/a.md"]
     assert paths(store, "apple", collections=("renamed",)) == ["renamed/a.md"]
-    assert store.tag_counts("renamed", None) == [("t", 1)]
-    assert set(store.source_states("renamed")) == {"a.md", "x.pdf"}
-    assert store.recent_failures(5)[0].failure.collection == "renamed"
-    assert store.source_states("notes") == {}
+    assert store.documents.tag_counts("renamed", None) == [("t", 1)]
+    assert set(store.ledger.source_states("renamed")) == {"a.md", "x.pdf"}
+    assert store.stats.recent_failures(5)[0].failure.collection == "renamed"
+    assert store.ledger.source_states("notes") == {}
 
 
 def test_rename_onto_a_collection_with_active_documents_is_refused(store: Store) -> None:
     put(store, make_doc("a.md", "a"), make_doc("b.md", "b", collection="taken"))
     with pytest.raises(DuplicateError):
-        store.rename_collection("notes", "taken")
-    assert store.get_document("notes", "a.md") is not None
-    store.deactivate_collection("taken")
-    store.rename_collection("notes", "taken")  # inactive leftovers give way
-    assert [d.rel_path for d in store.list_documents("taken")] == ["a.md"]
+        store.ledger.rename_collection("notes", "taken")
+    assert store.documents.get_document("notes", "a.md") is not None
+    store.ledger.deactivate_collection("taken")
+    store.ledger.rename_collection("notes", "taken")  # inactive leftovers give way
+    assert [d.rel_path for d in store.documents.list_documents("taken")] == ["a.md"]
 
 
 def test_forgotten_failures_end(store: Store) -> None:
     gone = IngestFailure("notes", "gone.md", "UNREADABLE", "file disappeared", None, 1, 1)
     kept = IngestFailure("notes", "kept.md", "BINARY", "binary", None, 2, 2)
-    store.apply_batch(SyncBatch("notes", failures=(gone, kept)))
-    store.apply_batch(SyncBatch("notes", forget_failures=("gone.md", "never-failed.md")))
-    assert [r.failure for r in store.recent_failures(10)] == [kept]
-    assert set(store.source_states("notes")) == {"kept.md"}
-    assert store.counts()[0].failed == 1
+    store.ledger.apply_batch(SyncBatch("notes", failures=(gone, kept)))
+    store.ledger.apply_batch(SyncBatch("notes", forget_failures=("gone.md", "never-failed.md")))
+    assert [r.failure for r in store.stats.recent_failures(10)] == [kept]
+    assert set(store.ledger.source_states("notes")) == {"kept.md"}
+    assert store.stats.counts()[0].failed == 1

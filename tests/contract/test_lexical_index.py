@@ -15,7 +15,7 @@ DAY_NS = 86_400 * 1_000_000_000
 
 
 def test_tokenizer_is_described(store: Store) -> None:
-    assert isinstance(store.tokenizer, str) and store.tokenizer
+    assert isinstance(store.lexical.tokenizer, str) and store.lexical.tokenizer
 
 
 def test_empty_index_finds_nothing(store: Store) -> None:
@@ -33,7 +33,7 @@ def test_optional_terms_rank_but_are_not_required(store: Store) -> None:
     )
     got = paths(store, "kettle teapot saucer")
     assert got == ["notes/three.md", "notes/two.md", "notes/one.md"]
-    hits = store.search(parse_query("kettle teapot saucer"), SearchFilters(), 10)
+    hits = store.lexical.search(parse_query("kettle teapot saucer"), SearchFilters(), 10)
     assert hits[0].bm25 > hits[1].bm25 > hits[2].bm25 > 0
 
 
@@ -136,7 +136,7 @@ def test_path_is_searchable(store: Store) -> None:
 
 def test_inactive_documents_are_never_found(store: Store) -> None:
     put(store, make_doc("a.md", "walrus"), make_doc("b.md", "walrus"))
-    store.apply_batch(SyncBatch("notes", deactivate=("a.md",)))
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("a.md",)))
     assert paths(store, "walrus") == ["notes/b.md"]
 
 
@@ -312,13 +312,15 @@ def test_cjk_in_titles_and_paths(store: Store) -> None:
 )
 def test_malformed_queries_never_crash(store: Store, query: LexicalQuery) -> None:
     put(store, make_doc("a.md", "walrus and the carpenter: NEAR or AND"))
-    store.search(query, SearchFilters(), 10)
-    store.search(query, SearchFilters(exclude_terms=('"', "*", "AND")), 10)
+    store.lexical.search(query, SearchFilters(), 10)
+    store.lexical.search(query, SearchFilters(exclude_terms=('"', "*", "AND")), 10)
 
 
 def test_operator_words_are_plain_words(store: Store) -> None:
     put(store, make_doc("a.md", "walrus and the carpenter"), make_doc("b.md", "or near"))
-    got = store.search(LexicalQuery("x", optional=(Term("near"), Term("or"))), SearchFilters(), 10)
+    got = store.lexical.search(
+        LexicalQuery("x", optional=(Term("near"), Term("or"))), SearchFilters(), 10
+    )
     assert [h.document.rel_path for h in got] == ["b.md"]
 
 
@@ -335,5 +337,5 @@ def test_inactive_documents_never_crowd_out_active_ones(store: Store) -> None:
         make_doc(f"kept{i}.md", "a zebra among many other words in a longer note") for i in range(3)
     ]
     put(store, *strong, *weak)
-    store.apply_batch(SyncBatch("notes", deactivate=tuple(d.rel_path for d in strong)))
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=tuple(d.rel_path for d in strong)))
     assert paths(store, "zebra", limit=3) == [f"notes/kept{i}.md" for i in range(3)]

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from gno_adapters.inmemory.clock import FixedClock
-from gno_adapters.inmemory.store import InMemoryStore
-from gno_adapters.sqlite import ApswStore
+from gno_adapters.inmemory.index import in_memory_index
+from gno_adapters.sqlite import open_apsw_index
 from gno_core.domain import Chunk, IndexedDocument, SearchFilters, SyncBatch
 from gno_core.errors import ValidationError
 from gno_core.ports.embedder import Vector
@@ -27,14 +27,14 @@ OTHER_FP = "b" * 64
 @pytest.fixture(params=["memory", "apsw", "apsw-exact"])
 def store(request: pytest.FixtureRequest, tmp_path: Path, clock: FixedClock) -> Iterator[Store]:
     if request.param == "memory":
-        with InMemoryStore(clock=clock) as mem:
+        with in_memory_index(clock) as mem:
             yield mem
     else:
         exact = request.param == "apsw-exact"
-        with ApswStore.open(
-            str(tmp_path / "index.sqlite"), clock=clock, vector_extension=not exact
+        with open_apsw_index(
+            str(tmp_path / "index.sqlite"), clock, vector_extension=not exact
         ) as db:
-            assert db.vector_backend == ("exact" if exact else "sqlite-vec v0.1.9")
+            assert db.vectors.vector_backend == ("exact" if exact else "sqlite-vec v0.1.9")
             yield db
 
 
@@ -55,13 +55,13 @@ def chunked(rel_path: str, *texts: str, **kwargs: object) -> IndexedDocument:
 
 
 def embed(store: Store, doc: IndexedDocument, *vectors: Vector, fp: str = FP) -> None:
-    store.put_vectors(
+    store.vectors.put_vectors(
         fp, "test/model", [ChunkVector(doc.mirror_hash, i, v) for i, v in enumerate(vectors)]
     )
 
 
 def near(store: Store, query: Vector, limit: int = 10, **filters: object) -> list[str]:
-    hits = store.nearest(query, FP, SearchFilters(**filters), limit)  # type: ignore[arg-type]
+    hits = store.vectors.nearest(query, FP, SearchFilters(**filters), limit)  # type: ignore[arg-type]
     return [f"{h.document.collection}/{h.document.rel_path}" for h in hits]
 
 
@@ -69,7 +69,7 @@ def test_pending_lists_chunks_of_active_documents_without_vectors(store: Store) 
     a = chunked("a.md", "alpha one", "alpha two", title="A")
     b = chunked("b.md", "beta")
     put(store, a, b)
-    pending = store.pending_chunks(FP, 10)
+    pending = store.vectors.pending_chunks(FP, 10)
     assert [(p.mirror_hash, p.seq) for p in pending] == sorted(
         [(a.mirror_hash, 0), (a.mirror_hash, 1), (b.mirror_hash, 0)]
     )
@@ -77,9 +77,11 @@ def test_pending_lists_chunks_of_active_documents_without_vectors(store: Store) 
     assert (first.text, first.start_line, first.title) == ("alpha two", 2, "A")
 
     embed(store, a, vec(1, 0), vec(0, 1))
-    assert [(p.mirror_hash, p.seq) for p in store.pending_chunks(FP, 10)] == [(b.mirror_hash, 0)]
+    assert [(p.mirror_hash, p.seq) for p in store.vectors.pending_chunks(FP, 10)] == [
+        (b.mirror_hash, 0)
+    ]
     # Another vector space still needs everything: vectors of spaces are never mixed.
-    assert len(store.pending_chunks(OTHER_FP, 10)) == 3
+    assert len(store.vectors.pending_chunks(OTHER_FP, 10)) == 3
 
 
 def test_pending_pages_with_a_cursor_and_scopes_to_collections(store: Store) -> None:
@@ -88,11 +90,11 @@ def test_pending_pages_with_a_cursor_and_scopes_to_collections(store: Store) -> 
     put(store, *docs, other)
     seen: list[tuple[str, int]] = []
     cursor = None
-    while page := store.pending_chunks(FP, 3, after=cursor, collections=("notes",)):
+    while page := store.vectors.pending_chunks(FP, 3, after=cursor, collections=("notes",)):
         seen.extend((p.mirror_hash, p.seq) for p in page)
         cursor = seen[-1]
     assert seen == sorted((d.mirror_hash, s) for d in docs for s in (0, 1))
-    assert [p.mirror_hash for p in store.pending_chunks(FP, 10, collections=("work",))] == [
+    assert [p.mirror_hash for p in store.vectors.pending_chunks(FP, 10, collections=("work",))] == [
         other.mirror_hash
     ]
 
@@ -101,16 +103,16 @@ def test_a_mirror_shared_by_two_documents_is_pending_once(store: Store) -> None:
     a = chunked("a.md", "same text")
     b = replace(chunked("b.md", "same text"), source_hash=sha("b-source"))
     put(store, a, b)
-    assert len(store.pending_chunks(FP, 10)) == 1
+    assert len(store.vectors.pending_chunks(FP, 10)) == 1
     embed(store, a, vec(1, 0))
-    assert store.pending_chunks(FP, 10) == []
+    assert store.vectors.pending_chunks(FP, 10) == []
     assert near(store, vec(1, 0)) == ["notes/a.md", "notes/b.md"]
 
 
 def test_inactive_documents_need_no_vectors(store: Store) -> None:
     put(store, chunked("a.md", "alpha"))
-    store.apply_batch(SyncBatch("notes", deactivate=("a.md",)))
-    assert store.pending_chunks(FP, 10) == []
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("a.md",)))
+    assert store.vectors.pending_chunks(FP, 10) == []
 
 
 def test_nearest_ranks_documents_by_their_closest_chunk(store: Store) -> None:
@@ -121,14 +123,14 @@ def test_nearest_ranks_documents_by_their_closest_chunk(store: Store) -> None:
     embed(store, a, vec(0, 1), vec(1, 0.1))
     embed(store, b, vec(1, 1))
     embed(store, c, vec(-1, 0))
-    hits = store.nearest(vec(1, 0), FP, SearchFilters(), 10)
+    hits = store.vectors.nearest(vec(1, 0), FP, SearchFilters(), 10)
     assert [h.document.rel_path for h in hits] == ["a.md", "b.md", "c.md"]
     assert [h.seq for h in hits] == [1, 0, 0]
     assert hits[0].distance == pytest.approx(1 - 1 / math.sqrt(1.01), abs=1e-5)
     assert hits[1].distance == pytest.approx(1 - 1 / math.sqrt(2), abs=1e-5)
     assert hits[2].distance == pytest.approx(2.0, abs=1e-5)
     assert near(store, vec(1, 0), limit=2) == ["notes/a.md", "notes/b.md"]
-    assert store.nearest(vec(1, 0), OTHER_FP, SearchFilters(), 10) == []
+    assert store.vectors.nearest(vec(1, 0), OTHER_FP, SearchFilters(), 10) == []
 
 
 def test_ties_break_by_collection_then_path(store: Store) -> None:
@@ -162,7 +164,7 @@ def test_inactive_neighbours_never_push_out_an_eligible_hit(store: Store) -> Non
     for d in crowd:
         embed(store, d, vec(1, 0.001 * (1 + crowd.index(d))))
     embed(store, target, vec(-1, 1))
-    store.apply_batch(SyncBatch("notes", deactivate=tuple(d.rel_path for d in crowd)))
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=tuple(d.rel_path for d in crowd)))
     assert near(store, vec(1, 0), limit=1) == ["notes/target.md"]
     assert near(store, vec(1, 0), limit=5) == ["notes/target.md"]
 
@@ -193,11 +195,11 @@ def test_changed_chunks_drop_their_vectors_and_become_pending(store: Store) -> N
     put(store, a)
     embed(store, a, vec(1, 0))
     put(store, a)  # the same content again keeps the vector
-    assert store.pending_chunks(FP, 10) == []
-    assert store.vector_count(FP) == 1
+    assert store.vectors.pending_chunks(FP, 10) == []
+    assert store.vectors.vector_count(FP) == 1
     rechunked = replace(a, chunks=(Chunk(0, 0, "first", 1, 1), Chunk(1, 6, "version", 1, 1)))
     put(store, rechunked)
-    assert len(store.pending_chunks(FP, 10)) == 2
+    assert len(store.vectors.pending_chunks(FP, 10)) == 2
     assert near(store, vec(1, 0)) == []
 
 
@@ -206,8 +208,8 @@ def test_replaced_content_takes_its_vectors_away(store: Store) -> None:
     put(store, old)
     embed(store, old, vec(1, 0))
     put(store, replace(chunked("a.md", "new text"), source_hash=sha("new")))
-    assert store.vector_count(FP) == 0
-    assert store.chunk_vectors(old.mirror_hash, FP) == []
+    assert store.vectors.vector_count(FP) == 0
+    assert store.vectors.chunk_vectors(old.mirror_hash, FP) == []
     assert near(store, vec(1, 0)) == []
 
 
@@ -215,12 +217,12 @@ def test_reactivated_documents_keep_their_vectors(store: Store) -> None:
     a = chunked("a.md", "alpha")
     put(store, a)
     embed(store, a, vec(1, 0))
-    store.apply_batch(SyncBatch("notes", deactivate=("a.md",)))
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("a.md",)))
     assert near(store, vec(1, 0)) == []
-    assert store.vector_count(FP) == 0
+    assert store.vectors.vector_count(FP) == 0
     put(store, a)
     assert near(store, vec(1, 0)) == ["notes/a.md"]
-    assert store.pending_chunks(FP, 10) == []
+    assert store.vectors.pending_chunks(FP, 10) == []
 
 
 def test_counts_report_embedded_chunks_of_one_space(store: Store) -> None:
@@ -229,14 +231,17 @@ def test_counts_report_embedded_chunks_of_one_space(store: Store) -> None:
     put(store, a, b)
     embed(store, a, vec(1, 0), vec(0, 1))
     embed(store, b, vec(1, 1), fp=OTHER_FP)
-    by_name = {c.collection: c for c in store.counts(FP)}
+    by_name = {c.collection: c for c in store.stats.counts(FP)}
     assert (by_name["notes"].chunks, by_name["notes"].embedded) == (3, 2)
     assert by_name["work"].embedded == 0
-    assert {c.collection: c.embedded for c in store.counts(OTHER_FP)} == {"notes": 0, "work": 1}
-    assert all(c.embedded == 0 for c in store.counts())
-    assert store.vector_count(FP) == 2
-    assert store.has_vectors(FP) and store.has_vectors(OTHER_FP)
-    assert not store.has_vectors("d" * 64)
+    assert {c.collection: c.embedded for c in store.stats.counts(OTHER_FP)} == {
+        "notes": 0,
+        "work": 1,
+    }
+    assert all(c.embedded == 0 for c in store.stats.counts())
+    assert store.vectors.vector_count(FP) == 2
+    assert store.vectors.has_vectors(FP) and store.vectors.has_vectors(OTHER_FP)
+    assert not store.vectors.has_vectors("d" * 64)
 
 
 def test_put_replaces_and_skips_unknown_chunks(store: Store) -> None:
@@ -244,12 +249,12 @@ def test_put_replaces_and_skips_unknown_chunks(store: Store) -> None:
     put(store, a)
     embed(store, a, vec(1, 0))
     embed(store, a, vec(0, 1))
-    store.put_vectors(FP, "test/model", [ChunkVector(sha("unknown"), 0, vec(1, 0))])
-    store.put_vectors(FP, "test/model", [ChunkVector(a.mirror_hash, 7, vec(1, 0))])
-    assert [(s, list(v)) for s, v in store.chunk_vectors(a.mirror_hash, FP)] == [
+    store.vectors.put_vectors(FP, "test/model", [ChunkVector(sha("unknown"), 0, vec(1, 0))])
+    store.vectors.put_vectors(FP, "test/model", [ChunkVector(a.mirror_hash, 7, vec(1, 0))])
+    assert [(s, list(v)) for s, v in store.vectors.chunk_vectors(a.mirror_hash, FP)] == [
         (0, pytest.approx([0.0, 1.0]))
     ]
-    assert store.vector_count(FP) == 1
+    assert store.vectors.vector_count(FP) == 1
 
 
 def test_vectors_of_one_space_share_their_length(store: Store) -> None:
@@ -257,9 +262,9 @@ def test_vectors_of_one_space_share_their_length(store: Store) -> None:
     put(store, a)
     embed(store, a, vec(1, 0))
     with pytest.raises(ValidationError):
-        store.put_vectors(FP, "m", [ChunkVector(a.mirror_hash, 1, vec(1, 0, 0))])
+        store.vectors.put_vectors(FP, "m", [ChunkVector(a.mirror_hash, 1, vec(1, 0, 0))])
     with pytest.raises(ValidationError):
-        store.nearest(vec(1, 0, 0), FP, SearchFilters(), 3)
+        store.vectors.nearest(vec(1, 0, 0), FP, SearchFilters(), 3)
 
 
 def test_delete_vectors_by_space_and_collection(store: Store) -> None:
@@ -269,11 +274,11 @@ def test_delete_vectors_by_space_and_collection(store: Store) -> None:
     embed(store, a, vec(1, 0))
     embed(store, b, vec(0, 1))
     embed(store, a, vec(1, 0), fp=OTHER_FP)
-    assert store.delete_vectors(FP, ("work",)) == 1
+    assert store.vectors.delete_vectors(FP, ("work",)) == 1
     assert near(store, vec(0, 1)) == ["notes/a.md"]
-    assert store.delete_vectors(FP) == 1
+    assert store.vectors.delete_vectors(FP) == 1
     assert near(store, vec(0, 1)) == []
-    assert store.vector_count(OTHER_FP) == 1
+    assert store.vectors.vector_count(OTHER_FP) == 1
 
 
 def test_vectors_round_trip_bit_for_bit(store: Store) -> None:
@@ -281,7 +286,7 @@ def test_vectors_round_trip_bit_for_bit(store: Store) -> None:
     put(store, a)
     v0, v1 = vec(0.1, 0.2, 0.3), vec(-3, 2, 1)
     embed(store, a, v0, v1)
-    assert store.chunk_vectors(a.mirror_hash, FP) == [(0, v0), (1, v1)]
+    assert store.vectors.chunk_vectors(a.mirror_hash, FP) == [(0, v0), (1, v1)]
 
 
 @pytest.mark.parametrize("filters", [{}, {"collections": ("notes",)}], ids=["all", "filtered"])

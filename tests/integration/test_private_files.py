@@ -13,9 +13,9 @@ import pytest
 
 from gno_adapters.fsutil import ensure_private_dir
 from gno_adapters.models.store import ModelStore
-from gno_adapters.sqlite import ApswStore
 from gno_core.errors import ModelUnavailableError
 from gno_core.models import ModelFile, ModelFormat, ModelRegistry, ModelRole, ModelSpec
+from tests.contract.store_support import apsw_index
 from tests.integration.cli_helpers import Cli
 
 
@@ -47,8 +47,8 @@ def test_new_index_is_owner_only(cli: Cli, tmp_path: Path) -> None:
     assert _mode(data) == 0o700
     db = data / "index-default.sqlite"
     assert _mode(db) == 0o600
-    with ApswStore.open(str(db)) as store:
-        store.counts()
+    with apsw_index(str(db)) as store:
+        store.stats.counts()
         for side in ("-wal", "-shm"):
             path = Path(str(db) + side)
             assert path.exists() and _mode(path) == 0o600, side
@@ -60,7 +60,7 @@ def test_loose_index_is_tightened_on_open(cli: Cli, tmp_path: Path) -> None:
     cli.ok("collection", "add", str(notes))
     data = cli.home / "data"
     db = data / "index-default.sqlite"
-    writer = ApswStore.open(str(db))  # keeps -wal and -shm in place
+    writer = apsw_index(str(db))  # keeps -wal and -shm in place
     try:
         for path in (data, db, Path(str(db) + "-wal"), Path(str(db) + "-shm")):
             os.chmod(path, 0o755 if path == data else 0o644)

@@ -13,7 +13,10 @@ import gno_core.sync
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
 from gno_adapters.files.walker import LocalSourceTree
 from gno_adapters.inmemory.clock import FixedClock
-from gno_adapters.inmemory.store import InMemoryStore
+from gno_adapters.inmemory.documents import InMemoryDocuments
+from gno_adapters.inmemory.ledger import InMemoryLedger
+from gno_adapters.inmemory.state import InMemoryState
+from gno_adapters.inmemory.stats import InMemoryStats
 from gno_core.config import ChunkingConfig, CollectionConfig, IngestConfig
 from gno_core.domain import INGEST_VERSION, SourceFile, SourceState, SyncBatch
 from gno_core.errors import RuntimeFailure
@@ -21,11 +24,11 @@ from gno_core.model.collections import CollectionSyncResult
 from gno_core.sync import SyncProgress, SyncService
 
 
-class RecordingStore(InMemoryStore):
-    """The in-memory store, remembering every batch it was given."""
+class RecordingLedger(InMemoryLedger):
+    """The in-memory ledger, remembering every batch it was given."""
 
-    def __init__(self) -> None:
-        super().__init__(FixedClock())
+    def __init__(self, state: InMemoryState) -> None:
+        super().__init__(state)
         self.batches: list[SyncBatch] = []
 
     def apply_batch(self, batch: SyncBatch) -> None:
@@ -37,11 +40,11 @@ class Killed(BaseException):
     """Stands for SIGKILL: not an ``Exception``, so no ``except Exception`` can swallow it."""
 
 
-class CrashingStore(RecordingStore):
+class CrashingLedger(RecordingLedger):
     """Dies (as a killed process would) when asked to apply batch number ``crash_at``, once."""
 
-    def __init__(self, crash_at: int) -> None:
-        super().__init__()
+    def __init__(self, state: InMemoryState, crash_at: int) -> None:
+        super().__init__(state)
         self.crash_at: int | None = crash_at
 
     def apply_batch(self, batch: SyncBatch) -> None:
@@ -49,6 +52,24 @@ class CrashingStore(RecordingStore):
             self.crash_at = None
             raise Killed
         super().apply_batch(batch)
+
+
+class RecordingStore:
+    """An in-memory index (the ports sync and its checks use) whose ledger records batches."""
+
+    def __init__(self, ledger: type[RecordingLedger] = RecordingLedger, **options: int) -> None:
+        state = InMemoryState(FixedClock())
+        self.ledger = ledger(state, **options)
+        self.documents = InMemoryDocuments(state)
+        self.stats = InMemoryStats(state)
+
+    @property
+    def batches(self) -> list[SyncBatch]:
+        return self.ledger.batches
+
+
+def CrashingStore(crash_at: int) -> RecordingStore:
+    return RecordingStore(CrashingLedger, crash_at=crash_at)
 
 
 @dataclass
@@ -79,8 +100,10 @@ class Env:
     collection: CollectionConfig
     ingest: IngestConfig = field(default_factory=lambda: IngestConfig(batch_size=500))
 
-    def sync(self, store: InMemoryStore | None = None) -> CollectionSyncResult:
-        service = SyncService(store or self.store, self.tree, YamlFrontmatterParser(), FixedClock())
+    def sync(self, store: RecordingStore | None = None) -> CollectionSyncResult:
+        service = SyncService(
+            (store or self.store).ledger, self.tree, YamlFrontmatterParser(), FixedClock()
+        )
         result = service.sync([self.collection], ChunkingConfig(), self.ingest)
         (one,) = result.collections
         return one
@@ -123,15 +146,15 @@ def env(tmp_path: Path) -> Env:
 
 def test_added_then_unchanged_without_reading(env: Env) -> None:
     assert _counts(env.sync()) == (3, 0, 0, 0, 0, 0)
-    a = env.store.get_document("notes", "a.md")
+    a = env.store.documents.get_document("notes", "a.md")
     assert a is not None
     assert (a.meta.title, a.meta.tags, a.meta.date) == ("Alpha", ("x", "y"), "2024-05-26")
     assert a.converter_id == "native/markdown" and a.source_mime == "text/markdown"
-    c = env.store.get_document("notes", "sub/c.md")
+    c = env.store.documents.get_document("notes", "sub/c.md")
     assert c is not None and c.meta.title == "c"
-    markdown = env.store.markdown(a.mirror_hash)
+    markdown = env.store.documents.markdown(a.mirror_hash)
     assert markdown is not None and markdown.startswith("---\ntitle: Alpha")
-    (chunk,) = env.store.chunks(a.mirror_hash)
+    (chunk,) = env.store.documents.chunks(a.mirror_hash)
     assert markdown[chunk.pos : chunk.pos + len(chunk.text)] == chunk.text
 
     env.tree.reads.clear()
@@ -151,7 +174,7 @@ def test_updated_touched_removed_reactivated(env: Env) -> None:
     last = env.store.batches[-1]
     assert [t.rel_path for t in last.touched] == ["a.md"]
     assert last.deactivate == ("sub/c.md",)
-    assert env.store.get_document("notes", "sub/c.md") is None
+    assert env.store.documents.get_document("notes", "sub/c.md") is None
 
     env.tree.reads.clear()
     assert _counts(env.sync()) == (0, 0, 2, 0, 0, 0)
@@ -159,7 +182,7 @@ def test_updated_touched_removed_reactivated(env: Env) -> None:
 
     env.write("sub/c.md", "No heading here.\n")
     assert _counts(env.sync()) == (0, 0, 2, 0, 1, 0)
-    assert env.store.get_document("notes", "sub/c.md") is not None
+    assert env.store.documents.get_document("notes", "sub/c.md") is not None
 
 
 def test_bad_files_are_reported_and_skipped(env: Env) -> None:
@@ -181,7 +204,7 @@ def test_bad_files_are_reported_and_skipped(env: Env) -> None:
     }
     assert all(f.message for f in result.failures)
     assert "huge.md" not in env.tree.reads  # too large: refused on its size, never read
-    (counts,) = env.store.counts()
+    (counts,) = env.store.stats.counts()
     assert (counts.documents, counts.failed) == (3, 5)
 
     # Unchanged failures are not retried, still counted, and not listed again.
@@ -195,7 +218,7 @@ def test_bad_files_are_reported_and_skipped(env: Env) -> None:
     env.write("bad/broken.md", "---\ntitle: Fixed\n---\nBody\n")
     fixed = env.sync()
     assert _counts(fixed) == (1, 0, 3, 0, 0, 4)
-    doc = env.store.get_document("notes", "bad/broken.md")
+    doc = env.store.documents.get_document("notes", "bad/broken.md")
     assert doc is not None and doc.meta.title == "Fixed"
 
 
@@ -216,7 +239,7 @@ def test_a_document_that_breaks_is_deactivated(env: Env) -> None:
     env.write("b.md", b"\xff\xfe\x00broken")
     result = env.sync()
     assert _counts(result) == (0, 0, 2, 0, 0, 1)
-    assert env.store.get_document("notes", "b.md") is None
+    assert env.store.documents.get_document("notes", "b.md") is None
     assert _counts(env.sync()) == (0, 0, 2, 0, 0, 1)
 
 
@@ -229,7 +252,7 @@ def test_symlink_escaping_the_root_is_not_followed(env: Env, tmp_path: Path) -> 
     (env.root / "inside.md").symlink_to(env.root / "b.md")
     result = env.sync()
     assert result.added == 4 and result.failed == 0
-    paths = [d.rel_path for d in env.store.list_documents("notes")]
+    paths = [d.rel_path for d in env.store.documents.list_documents("notes")]
     assert paths == ["a.md", "b.md", "inside.md", "sub/c.md"]
 
 
@@ -256,13 +279,13 @@ def test_missing_root_reports_and_keeps_the_documents(env: Env, tmp_path: Path) 
     (other_root / "o.md").write_text("# Other\n")
     gone = CollectionConfig(name="notes", path=str(tmp_path / "unmounted"))
     other = CollectionConfig(name="other", path=str(other_root))
-    service = SyncService(env.store, env.tree, YamlFrontmatterParser(), FixedClock())
+    service = SyncService(env.store.ledger, env.tree, YamlFrontmatterParser(), FixedClock())
     result = service.sync([gone, other], ChunkingConfig(), IngestConfig())
     first, second = result.collections
     assert first.failed == 1 and first.failures[0].code == "PATH_NOT_FOUND"
     assert first.failures[0].rel_path == "" and first.removed == 0
     assert second.added == 1
-    assert len(env.store.list_documents("notes")) == 3
+    assert len(env.store.documents.list_documents("notes")) == 3
     assert (result.total_added, result.total_failed) == (1, 1)
 
 
@@ -274,7 +297,7 @@ def test_ingest_version_bump_reprocesses(env: Env, monkeypatch: pytest.MonkeyPat
 
 def test_progress_reports(env: Env) -> None:
     seen: list[SyncProgress] = []
-    service = SyncService(env.store, env.tree, YamlFrontmatterParser(), FixedClock())
+    service = SyncService(env.store.ledger, env.tree, YamlFrontmatterParser(), FixedClock())
     service.sync([env.collection], ChunkingConfig(), IngestConfig(), seen.append)
     assert seen[0] == SyncProgress("notes", 0, 3, "")
     assert seen[-1] == SyncProgress("notes", 3, 3, "")
@@ -285,8 +308,8 @@ def test_text_and_code_files(env: Env) -> None:
     env.write("todo.txt", "buy milk\n")
     env.write("tool.py", "import os\n\n\ndef main():\n    return os.getcwd()\n")
     env.sync()
-    txt = env.store.get_document("notes", "todo.txt")
-    py = env.store.get_document("notes", "tool.py")
+    txt = env.store.documents.get_document("notes", "todo.txt")
+    py = env.store.documents.get_document("notes", "tool.py")
     assert txt is not None and py is not None
     assert (txt.meta.title, txt.converter_id, txt.source_mime) == (
         "todo.txt",
@@ -296,16 +319,16 @@ def test_text_and_code_files(env: Env) -> None:
     assert py.meta.title == "tool.py" and py.source_ext == ".py"
 
 
-def _state(store: InMemoryStore) -> object:
+def _state(store: RecordingStore) -> object:
     docs = [
-        (d.rel_path, d.source_hash, d.mirror_hash, d.active, store.chunks(d.mirror_hash))
-        for d in store.list_documents()
+        (d.rel_path, d.source_hash, d.mirror_hash, d.active, store.documents.chunks(d.mirror_hash))
+        for d in store.documents.list_documents()
     ]
     states = sorted(
         (s.rel_path, s.source_hash, s.active, s.failed)
-        for s in store.source_states("notes").values()
+        for s in store.ledger.source_states("notes").values()
     )
-    return docs, states, store.counts()
+    return docs, states, store.stats.counts()
 
 
 def _first_generation(env: Env) -> None:
@@ -329,7 +352,7 @@ def test_killed_sync_converges_on_rerun(env: Env, generation: str) -> None:
     state of an uninterrupted run."""
     env.ingest = IngestConfig(batch_size=2)
 
-    def prepare(store: InMemoryStore) -> None:
+    def prepare(store: RecordingStore) -> None:
         _first_generation(env)
         if generation == "second":
             env.sync(store)
@@ -353,18 +376,18 @@ def test_killed_sync_converges_on_rerun(env: Env, generation: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("corpus", ["dendron-site", "hugo-docs", "fastapi-docs"])
 def test_real_corpora_sync_cleanly(shared_data: Path, corpus: str) -> None:
-    store = InMemoryStore(FixedClock())
+    store = RecordingStore()
     collection = CollectionConfig(name="c", path=str(shared_data / corpus))
-    service = SyncService(store, LocalSourceTree(), YamlFrontmatterParser(), FixedClock())
+    service = SyncService(store.ledger, LocalSourceTree(), YamlFrontmatterParser(), FixedClock())
     first = service.sync([collection], ChunkingConfig(), IngestConfig()).collections[0]
     assert first.failed == 0, first.failures[:5]
     assert first.added > 900
     second = service.sync([collection], ChunkingConfig(), IngestConfig()).collections[0]
     assert (second.unchanged, second.added, second.updated) == (first.added, 0, 0)
-    for doc in store.list_documents("c")[::25]:
-        markdown = store.markdown(doc.mirror_hash)
+    for doc in store.documents.list_documents("c")[::25]:
+        markdown = store.documents.markdown(doc.mirror_hash)
         assert markdown is not None and doc.meta.title
-        for chunk in store.chunks(doc.mirror_hash):
+        for chunk in store.documents.chunks(doc.mirror_hash):
             assert markdown[chunk.pos : chunk.pos + len(chunk.text)] == chunk.text
 
 

@@ -1,4 +1,4 @@
-"""ApswStore beyond the port contracts: query plans, error translation, crash safety."""
+"""The SQLite index beyond the port contracts: query plans, error translation, crash safety."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from pathlib import Path
 import apsw
 import pytest
 
-from gno_adapters.sqlite import ApswStore, lexical
 from gno_adapters.sqlite import connection as sqlite_connection
-from gno_adapters.sqlite.reads import DOC_COLUMNS
+from gno_adapters.sqlite import lexical
+from gno_adapters.sqlite.rows import DOC_COLUMNS
 from gno_core.domain import SearchFilters, SyncBatch
 from gno_core.errors import RuntimeFailure
 from gno_core.retrieval.query import parse_query
-from tests.contract.store_support import make_doc, put
+from tests.contract.store_support import apsw_index, conn_of, make_doc, put
 
 REPO = Path(__file__).resolve().parents[2]
 ALL_FILTERS = SearchFilters(
@@ -48,11 +48,11 @@ def fts_scans(lines: list[str]) -> list[str]:
 def test_search_runs_the_match_once_and_never_per_document(
     tmp_path: Path, filters: SearchFilters
 ) -> None:
-    with ApswStore.open(str(tmp_path / "i.sqlite")) as store:
+    with apsw_index(str(tmp_path / "i.sqlite")) as store:
         put(store, make_doc("a.md", "alpha"))
         where = lexical.filter_sql(filters)
         sql = lexical.search_sql(DOC_COLUMNS, where)
-        lines = plan(store._conn, sql, ("alpha", *where.params, 10))
+        lines = plan(conn_of(store), sql, ("alpha", *where.params, 10))
     scans = fts_scans(lines)
     assert lines[0] == "MATERIALIZE hits"
     # One MATCH scan ("M"), with no rowid constraint ("=" in FTS5's index string) pushed in.
@@ -62,9 +62,9 @@ def test_search_runs_the_match_once_and_never_per_document(
 
 def test_the_plan_check_catches_the_per_row_match_trap(tmp_path: Path) -> None:
     """The form that made the original take 22 s: the detector above must see it."""
-    with ApswStore.open(str(tmp_path / "i.sqlite")) as store:
+    with apsw_index(str(tmp_path / "i.sqlite")) as store:
         lines = plan(
-            store._conn,
+            conn_of(store),
             "SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? "
             "AND rowid IN (SELECT id FROM documents WHERE active = 1) ORDER BY rank LIMIT 10",
             ("alpha",),
@@ -85,7 +85,7 @@ def test_database_errors_become_runtime_failures(tmp_path: Path) -> None:
     path = tmp_path / "garbage.sqlite"
     path.write_bytes(b"this is not a database file at all" * 200)
     with pytest.raises(RuntimeFailure) as info:
-        ApswStore.open(str(path))
+        apsw_index(str(path))
     assert info.value.code == "RUNTIME"
     assert isinstance(info.value.__cause__, apsw.Error)
 
@@ -94,13 +94,13 @@ def test_a_busy_database_is_a_runtime_failure_not_an_apsw_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = str(tmp_path / "i.sqlite")
-    ApswStore.open(path).close()
+    apsw_index(path).close()
     monkeypatch.setattr(sqlite_connection, "BUSY_TIMEOUT_MS", 50)
     writer = sqlite_connection.connect(path)
     try:
         writer.execute("BEGIN IMMEDIATE")
-        with ApswStore.open(path) as store, pytest.raises(RuntimeFailure) as info:
-            store.apply_batch(SyncBatch("notes", upserts=(make_doc("a.md", "a"),)))
+        with apsw_index(path) as store, pytest.raises(RuntimeFailure) as info:
+            store.ledger.apply_batch(SyncBatch("notes", upserts=(make_doc("a.md", "a"),)))
         assert info.value.details["sqlite_error"] == "BusyError"
         writer.execute("ROLLBACK")
     finally:
@@ -108,25 +108,24 @@ def test_a_busy_database_is_a_runtime_failure_not_an_apsw_error(
 
 
 def test_close_is_idempotent(tmp_path: Path) -> None:
-    store = ApswStore.open(str(tmp_path / "i.sqlite"))
+    store = apsw_index(str(tmp_path / "i.sqlite"))
     store.close()
     store.close()
     with pytest.raises(RuntimeFailure):
-        store.counts()
+        store.stats.counts()
 
 
 WRITER = textwrap.dedent(
     """
     import sys
-    from gno_adapters.sqlite import ApswStore
     from gno_core.domain import IngestFailure, SyncBatch
-    from tests.contract.store_support import make_doc
+    from tests.contract.store_support import apsw_index, make_doc
 
-    store = ApswStore.open(sys.argv[1])
+    store = apsw_index(sys.argv[1])
     k = 0
     while True:
         docs = tuple(make_doc(f"b{k}/{i}.md", f"batch {k} doc {i} " * 50) for i in range(40))
-        store.apply_batch(SyncBatch(
+        store.ledger.apply_batch(SyncBatch(
             "notes",
             upserts=docs,
             deactivate=tuple(f"b{k - 1}/{i}.md" for i in range(0, 40, 2)),
@@ -188,6 +187,6 @@ def test_sigkill_during_writes_leaves_a_consistent_store(tmp_path: Path, delay: 
         if proc.stdout is not None:
             proc.stdout.close()
     assert check_consistent(path) >= 3
-    with ApswStore.open(path) as store:  # and it is still a usable store
-        assert store.search(parse_query("batch"), SearchFilters(), 5)
-        store.apply_batch(SyncBatch("notes", upserts=(make_doc("after.md", "after crash"),)))
+    with apsw_index(path) as store:  # and it is still a usable store
+        assert store.lexical.search(parse_query("batch"), SearchFilters(), 5)
+        store.ledger.apply_batch(SyncBatch("notes", upserts=(make_doc("after.md", "after crash"),)))

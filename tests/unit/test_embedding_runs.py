@@ -58,7 +58,7 @@ def test_a_new_model_finds_every_chunk_pending_and_never_mixes_spaces(tmp_path: 
         embedder=HashEmbedder(32, model_id="other/model"),
         collections=("notes", "work"),
     )
-    other.gno.handle.stores = env.stores  # the same index, another embedder
+    other.gno.handle.provider = env.stores  # the same index, another embedder
     assert other.gno.status().embedding_backlog == 5
     assert other.gno.embed(["notes"]).embedded == 4
     assert env.gno.status().embedding_backlog == 0

@@ -8,10 +8,10 @@ from pathlib import Path
 import apsw
 import pytest
 
-from gno_adapters.sqlite import ApswStore
 from gno_adapters.sqlite.connection import connect
 from gno_adapters.sqlite.migrations import LATEST_VERSION, MIGRATIONS, migrate, schema_version
 from gno_core.errors import RuntimeFailure
+from tests.contract.store_support import apsw_index
 
 
 def test_migrations_are_numbered_in_order_with_unique_wire_names() -> None:
@@ -26,7 +26,7 @@ def test_migrations_are_numbered_in_order_with_unique_wire_names() -> None:
 
 def test_fresh_database_is_migrated_to_the_latest_version(tmp_path: Path) -> None:
     path = str(tmp_path / "i.sqlite")
-    ApswStore.open(path).close()
+    apsw_index(path).close()
     conn = apsw.Connection(path)
     try:
         assert schema_version(conn) == LATEST_VERSION
@@ -62,13 +62,13 @@ def test_migrating_twice_changes_nothing(tmp_path: Path) -> None:
 
 def test_opening_a_current_index_takes_no_write_lock(tmp_path: Path) -> None:
     path = str(tmp_path / "i.sqlite")
-    ApswStore.open(path).close()
+    apsw_index(path).close()
     writer = connect(path)
     try:
         writer.execute("BEGIN IMMEDIATE")
         started = time.perf_counter()
-        with ApswStore.open(path) as reader:  # a search while a sync holds the write lock
-            assert reader.counts() == []
+        with apsw_index(path) as reader:  # a search while a sync holds the write lock
+            assert reader.stats.counts() == []
         assert time.perf_counter() - started < 1.0
         writer.execute("ROLLBACK")
     finally:
@@ -77,12 +77,12 @@ def test_opening_a_current_index_takes_no_write_lock(tmp_path: Path) -> None:
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     path = str(tmp_path / "i.sqlite")
-    ApswStore.open(path).close()
+    apsw_index(path).close()
     conn = apsw.Connection(path)
     conn.execute("UPDATE schema_meta SET value = '999' WHERE key = 'schema_version'")
     conn.close()
     with pytest.raises(RuntimeFailure) as info:
-        ApswStore.open(path)
+        apsw_index(path)
     assert info.value.details["schema_version"] == 999
 
 

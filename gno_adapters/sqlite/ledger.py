@@ -1,30 +1,20 @@
-"""``ApswStore``: the SQLite index (APSW + FTS5 + sqlite-vec) as a ``DocumentStore``,
-``LexicalIndex`` and ``VectorIndex``.
+"""``ApswLedger``: the ``SyncLedger`` port over an open SQLite index — source states and the
+atomic batches sync writes.
 
-One file per index, WAL mode, one writer at a time (``BEGIN IMMEDIATE`` per batch), readers
-concurrent. Every public method translates SQLite failures into ``RUNTIME`` at this edge.
-Invariant: a ``documents_fts`` row exists exactly for each active document, with rowid =
-``documents.id``.
+One writer at a time (``BEGIN IMMEDIATE`` per batch). Invariant: a ``documents_fts`` row exists
+exactly for each active document, with rowid = ``documents.id``.
 """
 
 from __future__ import annotations
 
 import json
-import time
-from pathlib import Path
-from types import TracebackType
-from typing import Self
 
-import apsw
-
-from gno_adapters.fsutil import ensure_private_file
 from gno_adapters.sqlite import lexical
-from gno_adapters.sqlite.connection import connect, load_vector_extension, write_transaction
+from gno_adapters.sqlite.connection import write_transaction
 from gno_adapters.sqlite.errors import translate_errors
-from gno_adapters.sqlite.migrations import migrate
-from gno_adapters.sqlite.vectors import StoreVectors
+from gno_adapters.sqlite.rows import Rows
 from gno_core.domain import Chunk, IndexedDocument, IngestFailure, SourceState, SyncBatch
-from gno_core.errors import DuplicateError, RuntimeFailure
+from gno_core.errors import DuplicateError
 from gno_core.ports.clock import Clock
 from gno_core.retrieval.dates import iso_from_ns, parse_document_date
 from gno_core.text.cjk import segment_for_index
@@ -38,76 +28,40 @@ def _chunk_row(mirror_hash: str, c: Chunk) -> tuple[object, ...]:
     return (mirror_hash, c.seq, c.pos, c.text, c.start_line, c.end_line, c.language, c.token_count)
 
 
-def _private_files(path: str) -> None:
-    if path == ":memory:" or path.startswith("file:"):
-        return
-    try:
-        ensure_private_file(Path(path))
-        for suffix in ("-wal", "-shm"):
-            side = Path(path + suffix)
-            if side.exists():
-                ensure_private_file(side)
-    except OSError as exc:
-        raise RuntimeFailure(
-            f"Cannot create or secure the index file {path}: {exc.strerror or exc}",
-            details={"path": path},
-        ) from exc
+class ApswLedger:
+    """What sync reads (source states) and writes (batches, collection moves)."""
 
+    def __init__(self, rows: Rows, clock: Clock) -> None:
+        self._db = rows
+        self._conn = rows.conn
+        self._clock = clock
 
-class _SystemClock:
-    def now_ns(self) -> int:
-        return time.time_ns()
-
-
-class ApswStore(StoreVectors):
-    """The document store, BM25 index and vector index of one SQLite index file."""
-
-    def __init__(
-        self, conn: apsw.Connection, clock: Clock | None = None, vec_version: str | None = None
-    ) -> None:
-        self._conn = conn
-        self._clock: Clock = clock or _SystemClock()
-        self._vec_version = vec_version
-        self._closed = False
-
-    @classmethod
-    def open(
-        cls, path: str, clock: Clock | None = None, *, vector_extension: bool = True
-    ) -> ApswStore:
-        """Open (creating and migrating when needed) the index at ``path``. sqlite-vec is
-        loaded when ``vector_extension`` is set and it can be; without it vector search is
-        exact (same results, slower on large indexes). The database file and its -wal/-shm
-        files are owner-only (0600): SQLite gives the latter the mode of the former, and files
-        left looser by an older gno are tightened here."""
-        _private_files(path)
-        with translate_errors(f"opening the index {path}"):
-            conn = connect(path)
-            try:
-                migrate(conn)
-                vec_version = load_vector_extension(conn) if vector_extension else None
-            except BaseException:
-                conn.close()
-                raise
-        return cls(conn, clock, vec_version)
-
-    def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            with translate_errors("closing the index"):
-                self._conn.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    # -- writes --------------------------------------------------------------------------------
+    def source_states(self, collection: str) -> dict[str, SourceState]:
+        out = {
+            r[0]: SourceState(r[0], r[1], r[2], r[3], bool(r[4]), r[5])
+            for r in self._db.rows(
+                "reading source states",
+                "SELECT rel_path, source_hash, source_size, source_mtime_ns, active, "
+                "ingest_version FROM documents WHERE collection = ?",
+                (collection,),
+            )
+        }
+        for rel, source_hash, size, mtime_ns in self._db.rows(
+            "reading ingest failures",
+            "SELECT rel_path, source_hash, size, mtime_ns FROM ingest_errors WHERE collection = ?",
+            (collection,),
+        ):
+            known = out.get(rel)
+            out[rel] = SourceState(
+                rel_path=rel,
+                source_hash=source_hash or (known.source_hash if known else ""),
+                size=size,
+                mtime_ns=mtime_ns,
+                active=known.active if known else False,
+                ingest_version=known.ingest_version if known else 0,
+                failed=True,
+            )
+        return out
 
     def apply_batch(self, batch: SyncBatch) -> None:
         now = iso_from_ns(self._clock.now_ns())

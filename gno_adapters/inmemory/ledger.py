@@ -1,0 +1,164 @@
+"""``InMemoryLedger``: the ``SyncLedger`` port in memory."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gno_adapters.inmemory import bm25
+from gno_adapters.inmemory.state import InMemoryState, _Row, normalize_tag
+from gno_core.domain import (
+    FailureRecord,
+    IndexedDocument,
+    SourceState,
+    StoredDocument,
+    SyncBatch,
+)
+from gno_core.errors import DuplicateError
+from gno_core.identity import make_docid
+from gno_core.retrieval.dates import iso_from_ns, parse_document_date
+
+
+class InMemoryLedger:
+    """The ``SyncLedger`` port."""
+
+    def __init__(self, state: InMemoryState) -> None:
+        self._s = state
+
+    def source_states(self, collection: str) -> dict[str, SourceState]:
+        out: dict[str, SourceState] = {}
+        for (coll, rel), row in self._s.rows.items():
+            if coll == collection:
+                d = row.doc
+                out[rel] = SourceState(
+                    rel,
+                    d.source_hash,
+                    d.source_size,
+                    d.source_mtime_ns,
+                    d.active,
+                    row.ingest_version,
+                )
+        for (coll, rel), rec in self._s.failures.items():
+            if coll != collection:
+                continue
+            f = rec.failure
+            known = out.get(rel)
+            out[rel] = SourceState(
+                rel_path=rel,
+                source_hash=f.source_hash or (known.source_hash if known else ""),
+                size=f.size,
+                mtime_ns=f.mtime_ns,
+                active=known.active if known else False,
+                ingest_version=known.ingest_version if known else 0,
+                failed=True,
+            )
+        return out
+
+    def apply_batch(self, batch: SyncBatch) -> None:
+        now = iso_from_ns(self._s.clock.now_ns())
+        coll = batch.collection
+        for item in batch.upserts:
+            self._upsert(item, now)
+        for state in batch.touched:
+            row = self._s.rows.get((coll, state.rel_path))
+            if row is not None:
+                doc = replace(row.doc, source_size=state.size, source_mtime_ns=state.mtime_ns)
+                if state.active:
+                    doc = replace(doc, active=True)
+                row.doc = doc
+                row.date_ns = parse_document_date(doc.meta.date) or doc.source_mtime_ns
+        for rel in batch.deactivate:
+            row = self._s.rows.get((coll, rel))
+            if row is not None:
+                row.doc = replace(row.doc, active=False)
+        for rel in batch.forget_failures:
+            self._s.failures.pop((coll, rel), None)
+            self._s.failure_seq.pop((coll, rel), None)
+        for failure in batch.failures:
+            key = (failure.collection, failure.rel_path)
+            self._s.seq += 1
+            self._s.failures[key] = FailureRecord(failure, now)
+            self._s.failure_seq[key] = self._s.seq
+        self._collect_garbage()
+
+    def _upsert(self, item: IndexedDocument, now: str) -> None:
+        key = (item.collection, item.rel_path)
+        self._s.content[item.mirror_hash] = item.markdown
+        chunks = tuple(sorted(item.chunks, key=lambda c: c.seq))
+        if self._s.chunks.get(item.mirror_hash) != chunks:
+            self._drop_vectors({item.mirror_hash})
+        self._s.chunks[item.mirror_hash] = chunks
+        doc = StoredDocument(
+            collection=item.collection,
+            rel_path=item.rel_path,
+            abs_path=item.abs_path,
+            docid=make_docid(item.source_hash),
+            source_hash=item.source_hash,
+            source_mime=item.source_mime,
+            source_ext=item.source_ext,
+            source_size=item.source_size,
+            source_mtime_ns=item.source_mtime_ns,
+            mirror_hash=item.mirror_hash,
+            meta=item.meta,
+            converter_id=item.converter_id,
+            converter_version=item.converter_version,
+            active=True,
+            indexed_at=now,
+        )
+        fields = (
+            bm25.index_tokens(item.rel_path),
+            bm25.index_tokens(item.meta.title or ""),
+            bm25.index_tokens(item.markdown),
+        )
+        tags = frozenset(normalize_tag(t) for t in item.meta.tags if t.strip())
+        date_ns = parse_document_date(item.meta.date) or item.source_mtime_ns
+        self._s.rows[key] = _Row(doc, item.ingest_version, fields, tags, date_ns)
+        self._s.failures.pop(key, None)
+        self._s.failure_seq.pop(key, None)
+
+    def _collect_garbage(self) -> None:
+        used = {row.doc.mirror_hash for row in self._s.rows.values()}
+        gone = {m for m in self._s.content if m not in used}
+        for mirror in gone:
+            del self._s.content[mirror]
+            self._s.chunks.pop(mirror, None)
+        self._drop_vectors(gone)
+
+    def _drop_vectors(self, mirrors: set[str]) -> None:
+        if not mirrors:
+            return
+        for space in self._s.vectors.values():
+            for key in [k for k in space if k[0] in mirrors]:
+                del space[key]
+
+    def deactivate_collection(self, collection: str) -> int:
+        changed = 0
+        for (coll, _), row in self._s.rows.items():
+            if coll == collection and row.doc.active:
+                row.doc = replace(row.doc, active=False)
+                changed += 1
+        return changed
+
+    def rename_collection(self, old: str, new: str) -> None:
+        if old == new:
+            return
+        if any(c == new and r.doc.active for (c, _), r in self._s.rows.items()):
+            raise DuplicateError(
+                f"Collection {new!r} already has indexed documents", details={"name": new}
+            )
+        # Inactive rows of the target are stale leftovers of a removed collection.
+        for key in [k for k in self._s.rows if k[0] == new]:
+            del self._s.rows[key]
+        for key in [k for k in self._s.failures if k[0] == new]:
+            del self._s.failures[key]
+            del self._s.failure_seq[key]
+        for key in [k for k in self._s.rows if k[0] == old]:
+            row = self._s.rows.pop(key)
+            row.doc = replace(row.doc, collection=new)
+            self._s.rows[(new, key[1])] = row
+        for key in [k for k in self._s.failures if k[0] == old]:
+            rec = self._s.failures.pop(key)
+            self._s.failures[(new, key[1])] = FailureRecord(
+                replace(rec.failure, collection=new), rec.occurred_at
+            )
+            self._s.failure_seq[(new, key[1])] = self._s.failure_seq.pop(key)
+        self._collect_garbage()

@@ -1,0 +1,90 @@
+"""What the in-memory index ports share: one index's rows, mirrors, chunks, failures and
+vectors, and the eligibility rule of search filters."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+
+from gno_core.domain import (
+    Chunk,
+    DocumentMeta,
+    FailureRecord,
+    SearchFilters,
+    StoredDocument,
+)
+from gno_core.ports.clock import Clock
+from gno_core.ports.embedder import Vector
+
+
+@dataclass(slots=True)
+class _Row:
+    doc: StoredDocument
+    ingest_version: int
+    fields: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    tags: frozenset[str]
+    date_ns: int
+
+
+def normalize_tag(tag: str) -> str:
+    return unicodedata.normalize("NFC", tag.strip()).lower()
+
+
+@dataclass
+class InMemoryState:
+    """What the in-memory ports share: one index's rows, mirrors, chunks, failures, vectors."""
+
+    clock: Clock
+    rows: dict[tuple[str, str], _Row] = field(default_factory=dict)
+    content: dict[str, str] = field(default_factory=dict)
+    chunks: dict[str, tuple[Chunk, ...]] = field(default_factory=dict)
+    failures: dict[tuple[str, str], FailureRecord] = field(default_factory=dict)
+    failure_seq: dict[tuple[str, str], int] = field(default_factory=dict)
+    seq: int = 0
+    # fingerprint -> (mirror_hash, seq) -> vector
+    vectors: dict[str, dict[tuple[str, int], Vector]] = field(default_factory=dict)
+    closed: bool = False
+
+    def active(self) -> list[StoredDocument]:
+        docs = [r.doc for r in self.rows.values() if r.doc.active]
+        return sorted(docs, key=lambda d: (d.collection, d.rel_path))
+
+    def active_mirrors(self, collections: tuple[str, ...] | None) -> dict[str, str | None]:
+        """Mirror hash -> title of its first active document (of ``collections``)."""
+        out: dict[str, str | None] = {}
+        for doc in self.active():
+            if collections is None or doc.collection in collections:
+                out.setdefault(doc.mirror_hash, doc.meta.title)
+        return out
+
+
+def fold(value: str) -> str:
+    return unicodedata.normalize("NFC", value).casefold()
+
+
+def eligible(row: _Row, f: SearchFilters) -> bool:
+    d = row.doc
+    meta: DocumentMeta = d.meta
+    if f.collections and d.collection not in f.collections:
+        return False
+    if f.path_prefix and not d.rel_path.startswith(f.path_prefix):
+        return False
+    if f.tags_all and not all(normalize_tag(t) in row.tags for t in f.tags_all):
+        return False
+    if f.tags_any and not any(normalize_tag(t) in row.tags for t in f.tags_any):
+        return False
+    if f.since_ns is not None and row.date_ns < f.since_ns:
+        return False
+    if f.until_ns is not None and row.date_ns > f.until_ns:
+        return False
+    if f.categories:
+        have = {fold(c) for c in (meta.content_type, *meta.categories) if c}
+        if not have & {fold(c) for c in f.categories}:
+            return False
+    if f.author and fold(f.author) not in fold(meta.author or ""):
+        return False
+    if f.lang:
+        lang, want = fold(meta.language or ""), fold(f.lang)
+        if lang != want and not lang.startswith(want + "-"):
+            return False
+    return True

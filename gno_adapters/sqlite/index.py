@@ -1,0 +1,103 @@
+"""Opening one SQLite index file (APSW + FTS5 + sqlite-vec) as the ``Index`` bundle: the
+document store, sync ledger, statistics, lexical index and vector index, each one class over
+the same connection.
+
+One file per index, WAL mode, one writer at a time (``BEGIN IMMEDIATE`` per batch), readers
+concurrent. Every port translates SQLite failures into ``RUNTIME`` at this edge.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gno_adapters.fsutil import ensure_private_dir, ensure_private_file
+from gno_adapters.sqlite.connection import connect, load_vector_extension
+from gno_adapters.sqlite.documents import ApswDocuments
+from gno_adapters.sqlite.errors import translate_errors
+from gno_adapters.sqlite.ledger import ApswLedger
+from gno_adapters.sqlite.lexical import ApswLexical
+from gno_adapters.sqlite.migrations import migrate
+from gno_adapters.sqlite.rows import Rows
+from gno_adapters.sqlite.stats import ApswStats
+from gno_adapters.sqlite.vectors import ApswVectors
+from gno_core.errors import RuntimeFailure
+from gno_core.ports.clock import Clock
+from gno_core.ports.index import Index
+
+__all__ = ["ApswIndexProvider", "open_apsw_index"]
+
+
+def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -> Index:
+    """Open (creating and migrating when needed) the index at ``path``. sqlite-vec is loaded
+    when ``vector_extension`` is set and it can be; without it vector search is exact (same
+    results, slower on large indexes). The database and its -wal/-shm files are owner-only
+    (0600): SQLite gives the latter the mode of the former, and files left looser by an older
+    gno are tightened here."""
+    _private_files(path)
+    with translate_errors(f"opening the index {path}"):
+        conn = connect(path)
+        try:
+            migrate(conn)
+            vec_version = load_vector_extension(conn) if vector_extension else None
+        except BaseException:
+            conn.close()
+            raise
+    rows = Rows(conn)
+    closed = False
+
+    def close() -> None:
+        nonlocal closed
+        if not closed:
+            closed = True
+            with translate_errors("closing the index"):
+                conn.close()
+
+    return Index(
+        documents=ApswDocuments(rows),
+        ledger=ApswLedger(rows, clock),
+        stats=ApswStats(rows),
+        lexical=ApswLexical(rows),
+        vectors=ApswVectors(rows, clock, vec_version),
+        closer=close,
+    )
+
+
+class ApswIndexProvider:
+    """``IndexProvider`` for one index database file."""
+
+    def __init__(self, path: Path, clock: Clock) -> None:
+        self._path = path
+        self._clock = clock
+
+    @property
+    def location(self) -> str:
+        return str(self._path)
+
+    def exists(self) -> bool:
+        return self._path.is_file()
+
+    def open(self) -> Index:
+        try:
+            ensure_private_dir(self._path.parent)
+        except OSError as exc:
+            raise RuntimeFailure(
+                f"Cannot create the data folder {self._path.parent}: {exc.strerror or exc}",
+                details={"path": str(self._path.parent)},
+            ) from exc
+        return open_apsw_index(str(self._path), self._clock)
+
+
+def _private_files(path: str) -> None:
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        ensure_private_file(Path(path))
+        for suffix in ("-wal", "-shm"):
+            side = Path(path + suffix)
+            if side.exists():
+                ensure_private_file(side)
+    except OSError as exc:
+        raise RuntimeFailure(
+            f"Cannot create or secure the index file {path}: {exc.strerror or exc}",
+            details={"path": path},
+        ) from exc

@@ -1,0 +1,26 @@
+"""Port: index statistics for health reports — counts per collection, recent ingest failures,
+the time of the last write."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from gno_core.domain import FailureRecord, IndexCounts
+
+
+class IndexStats(Protocol):
+    """Cheap aggregate reads; storage failures raise ``RUNTIME``."""
+
+    def counts(self, fingerprint: str | None = None) -> list[IndexCounts]:
+        """Per-collection counts of active documents, inactive documents, chunks of active
+        documents, chunks of active documents embedded for ``fingerprint`` (0 when None) and
+        failed sources, ordered by collection name."""
+        ...
+
+    def recent_failures(self, limit: int) -> list[FailureRecord]:
+        """Recorded ingest failures, newest first."""
+        ...
+
+    def last_indexed_at(self) -> str | None:
+        """ISO time of the most recent document write, or None for an empty store."""
+        ...
