@@ -110,7 +110,7 @@ def test_tightening_is_best_effort(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     # An index on a read-only mount (chmod fails with EROFS) must still open for reading.
     db = tmp_path / "data" / "index.sqlite"
     ensure_private_dir(db.parent)
-    ApswStore.open(str(db)).close()
+    apsw_index(str(db)).close()
     os.chmod(db.parent, 0o755)
     os.chmod(db, 0o644)
 
@@ -119,8 +119,8 @@ def test_tightening_is_best_effort(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(os, "chmod", refuse)
     ensure_private_dir(db.parent)
-    with ApswStore.open(str(db)) as store:
-        assert store.counts() == []
+    with apsw_index(str(db)) as store:
+        assert store.stats.counts() == []
     assert _mode(db) == 0o644
 
 
