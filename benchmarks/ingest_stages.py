@@ -16,7 +16,7 @@ from gno_adapters.files.frontmatter import YamlFrontmatterParser
 from gno_adapters.files.walker import LocalSourceTree
 from gno_core.config import ChunkingConfig
 from gno_core.defaults import DEFAULT_EXCLUDES, DEFAULT_PATTERN
-from gno_core.ingest import MARKDOWN_EXTENSIONS, decode_text
+from gno_core.indexing.ingest import MARKDOWN_EXTENSIONS, decode_text
 from gno_core.text.canonical import canonicalize, mirror_hash
 from gno_core.text.chunking import CODE_EXTENSIONS, chunk_text
 from gno_core.text.frontmatter import document_meta, split_frontmatter

@@ -8,11 +8,12 @@ from collections.abc import Callable
 
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.documents import Documents
-from gno_core.embedding import DEFAULT_BATCH_SIZE, EmbedProgress
 from gno_core.health import Health
 from gno_core.index_handle import IndexHandle, IndexOpener
 from gno_core.indexing.collections import Collections
+from gno_core.indexing.embedding import DEFAULT_BATCH_SIZE, EmbedProgress
 from gno_core.indexing.runs import IndexRuns
+from gno_core.indexing.sync import SyncProgress
 from gno_core.model import (
     CollectionInfo,
     CollectionList,
@@ -45,7 +46,6 @@ from gno_core.retrieval.hybrid import HybridSearch
 from gno_core.retrieval.lexical import LexicalSearch
 from gno_core.retrieval.results import ResultBuilder
 from gno_core.retrieval.vector import VectorSearch, require_embedder
-from gno_core.sync import SyncProgress
 
 __all__ = ["Gno"]
 

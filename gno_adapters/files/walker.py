@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from gno_core.domain import SourceFile
 from gno_core.errors import PathNotFoundError, RuntimeFailure, ValidationError
-from gno_core.ingest import FILENAME_ENCODING
+from gno_core.indexing.ingest import FILENAME_ENCODING
 
 __all__ = ["LocalSourceTree", "compile_glob"]
 

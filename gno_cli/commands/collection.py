@@ -11,7 +11,7 @@ from gno_cli.output import emit, emit_json
 from gno_core.defaults import DEFAULT_EXCLUDES, DEFAULT_PATTERN
 from gno_core.errors import InvalidPathError, PathNotFoundError, ValidationError
 from gno_core.identity import normalize_collection_name
-from gno_core.roots import check_collection_root, default_collection_name
+from gno_core.indexing.roots import check_collection_root, default_collection_name
 
 if TYPE_CHECKING:
     from gno_cli.context import Context

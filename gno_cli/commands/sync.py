@@ -9,7 +9,7 @@ from gno_cli.output import Progress, emit, emit_json
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
-    from gno_core.sync import SyncProgress
+    from gno_core.indexing.sync import SyncProgress
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

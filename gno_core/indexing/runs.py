@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gno_core.embedding import DEFAULT_BATCH_SIZE, EmbedProgress, EmbedService
 from gno_core.index_handle import IndexHandle
 from gno_core.indexing.collections import Collections
+from gno_core.indexing.embedding import DEFAULT_BATCH_SIZE, EmbedProgress, EmbedService
+from gno_core.indexing.sync import SyncProgress, SyncService
 from gno_core.model import SyncResult
 from gno_core.model.embedding import EmbedResult, IndexResult
 from gno_core.ports import Embedder, FrontmatterParser, SourceTree
 from gno_core.retrieval.vector import require_embedder
-from gno_core.sync import SyncProgress, SyncService
 
 __all__ = ["IndexRuns"]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import gno_core.sync
+import gno_core.indexing.sync
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
 from gno_adapters.files.walker import LocalSourceTree
 from gno_adapters.inmemory.clock import FixedClock
@@ -20,8 +20,8 @@ from gno_adapters.inmemory.stats import InMemoryStats
 from gno_core.config import ChunkingConfig, CollectionConfig, IngestConfig
 from gno_core.domain import INGEST_VERSION, SourceFile, SourceState, SyncBatch
 from gno_core.errors import RuntimeFailure
+from gno_core.indexing.sync import SyncProgress, SyncService
 from gno_core.model.collections import CollectionSyncResult
-from gno_core.sync import SyncProgress, SyncService
 
 
 class RecordingLedger(InMemoryLedger):
@@ -291,7 +291,7 @@ def test_missing_root_reports_and_keeps_the_documents(env: Env, tmp_path: Path) 
 
 def test_ingest_version_bump_reprocesses(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
     env.sync()
-    monkeypatch.setattr(gno_core.sync, "INGEST_VERSION", INGEST_VERSION + 1)
+    monkeypatch.setattr(gno_core.indexing.sync, "INGEST_VERSION", INGEST_VERSION + 1)
     assert _counts(env.sync()) == (0, 3, 0, 0, 0, 0)
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gno_core.embedding import EmbedProgress, passage_text
 from gno_core.errors import ModelUnavailableError
+from gno_core.indexing.embedding import EmbedProgress, passage_text
 from gno_core.ports.vectors import PendingChunk
 from tests.schema_check import assert_valid
 from tests.semantic_support import CORPUS, FlakyEmbedder, HashEmbedder, make_env

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gno_core.errors import InvalidPathError
-from gno_core.roots import BROAD_ROOT, broad_root_reason, check_collection_root
+from gno_core.indexing.roots import BROAD_ROOT, broad_root_reason, check_collection_root
 
 HOME = "/home/ana"
 

@@ -37,7 +37,7 @@ from gno_core.domain import (
     SyncBatch,
 )
 from gno_core.errors import GnoError
-from gno_core.ingest import (
+from gno_core.indexing.ingest import (
     FILENAME_ENCODING,
     TOO_LARGE,
     UNREADABLE,
