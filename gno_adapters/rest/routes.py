@@ -17,6 +17,7 @@ from quart import Quart, Response, request
 from gno_adapters.http.transport import json_bytes
 from gno_adapters.mcp.facade import Facade
 from gno_adapters.mcp.frames import FrameError, decode_frame
+from gno_adapters.mcp.tools.schema import model_arguments
 
 T = TypeVar("T")
 
@@ -88,18 +89,23 @@ def register_rest(app: Quart, runner: Runner, facade_type: type | None = None) -
 
     @app.get("/api/doc")
     async def doc() -> Response:
+        from gno_core.model.requests import GetRequest
+
         args = request.args
-        ref = args.get("ref") or args.get("uri")
         try:
+            ref = args.get("ref") or args.get("uri")
             if not ref:
                 from gno_core.errors import ValidationError
 
                 raise ValidationError("Give the document as ?ref=<gno:// URI, coll/path or #docid>")
-            from_line = _int_arg("fromLine")
-            line_count = _int_arg("lineCount")
+            # The query string carries the GetRequest fields by alias; an empty one is absent.
+            given = {k: v for k, v in model_arguments(GetRequest, args).items() if v != ""}
+            got = GetRequest.model_validate({**given, "ref": ref})
         except Exception as exc:
             return _failure(exc)
-        return await call(lambda f: f.get(ref, from_line=from_line, line_count=line_count))
+        return await call(
+            lambda f: f.get(got.ref, from_line=got.from_line, line_count=got.line_count)
+        )
 
 
 async def _body() -> Any:
@@ -114,18 +120,6 @@ async def _body() -> Any:
     if not isinstance(body, dict):
         raise ValidationError("The request body must be a JSON object")
     return body
-
-
-def _int_arg(name: str) -> int | None:
-    value = request.args.get(name)
-    if value is None or value == "":
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        from gno_core.errors import ValidationError
-
-        raise ValidationError(f"{name} must be an integer", details={name: value}) from None
 
 
 def _failure(exc: Exception) -> Response:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from gno_cli.options import add_request_options, defer
 from gno_cli.output import emit, emit_json, number_lines
 
 if TYPE_CHECKING:
@@ -15,10 +16,7 @@ GLOB_CHARS = set("*?[")
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("get", help="print a document (or a line range) from the index")
-    p.add_argument("ref", help="gno://collection/path, collection/path or #docid, optionally :line")
-    p.add_argument("--from", dest="from_line", type=int, help="first line (1-based)")
-    p.add_argument("-l", "--lines", dest="line_count", type=int, help="number of lines")
-    p.add_argument("--line-numbers", action="store_true", help="prefix lines with their numbers")
+    defer(p, _get_options)
     p.set_defaults(handler=run_get)
 
     m = sub.add_parser("multi-get", help="print several documents (refs, comma lists or a glob)")
@@ -37,6 +35,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     ls.add_argument("--limit", type=int)
     ls.set_defaults(handler=run_ls)
+
+
+def _get_options(p: argparse.ArgumentParser) -> None:
+    from gno_core.model.requests import GetRequest
+
+    add_request_options(p, GetRequest)
+    p.add_argument("--line-numbers", action="store_true", help="prefix lines with their numbers")
 
 
 def run_get(ctx: Context) -> int:

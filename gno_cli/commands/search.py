@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from gno_cli.options import add_request_options, defer, request_values
 from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
@@ -13,62 +14,33 @@ if TYPE_CHECKING:
     from gno_core.model.requests import SearchRequest
 
 
-def _csv(value: str) -> list[str]:
-    return [v.strip() for v in value.split(",") if v.strip()]
-
-
 def add_retrieval_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("query")
-    p.add_argument(
-        "-n", "--limit", type=int, help="number of results (default 5; 20 with --json/--files)"
-    )
-    p.add_argument("--min-score", type=float, help="drop results scoring below this (0-1)")
-    p.add_argument("-c", "--collection", help="only this collection")
-    p.add_argument(
-        "--since", help="modified at or after (ISO date or 7d, 2w, today, last month ...)"
-    )
-    p.add_argument("--until", help="modified before (same forms as --since)")
-    p.add_argument(
-        "--category", type=_csv, default=[], help="content types/categories, comma separated"
-    )
-    p.add_argument("--author", help="author contains this text")
-    p.add_argument("--intent", help="what you mean, to pick the best passage (not searched)")
-    p.add_argument("--exclude", type=_csv, default=[], help="drop documents containing these terms")
-    p.add_argument("--tags-all", type=_csv, default=[], help="documents with all of these tags")
-    p.add_argument("--tags-any", type=_csv, default=[], help="documents with any of these tags")
-    p.add_argument("--lang", help="language code of the documents")
-    p.add_argument(
-        "--path-prefix", help="only paths starting with this (relative to the collection)"
-    )
+    """The ``SearchRequest`` options, then ``--files``; run through ``defer``."""
+    from gno_core.model.requests import SearchRequest
+
+    add_request_options(p, SearchRequest)
     p.add_argument("--files", action="store_true", help="print #docid,score,uri lines")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("search", help="keyword (BM25) search")
-    add_retrieval_options(p)
+    defer(p, add_retrieval_options)
     p.set_defaults(handler=run_search)
+
+
+def retrieval_values(args: argparse.Namespace, model: type[SearchRequest]) -> dict[str, Any]:
+    """The request fields given on the command line; a listing for scripts (``--json``,
+    ``--files``) defaults to 20 results rather than the 5 a person reads."""
+    values = request_values(args, model)
+    if "limit" not in values and (args.json or args.files):
+        values["limit"] = 20
+    return values
 
 
 def request_from(args: argparse.Namespace) -> SearchRequest:
     from gno_core.model.requests import SearchRequest
 
-    limit = args.limit if args.limit is not None else (20 if args.json or args.files else 5)
-    return SearchRequest(
-        query=args.query,
-        collection=args.collection,
-        limit=limit,
-        min_score=args.min_score,
-        lang=args.lang,
-        since=args.since,
-        until=args.until,
-        categories=args.category,
-        author=args.author,
-        tags_all=args.tags_all,
-        tags_any=args.tags_any,
-        exclude=args.exclude,
-        intent=args.intent,
-        path_prefix=args.path_prefix,
-    )
+    return SearchRequest.model_validate(retrieval_values(args, SearchRequest))
 
 
 def print_results(ctx: Context, results: SearchResults) -> int:

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from gno_cli.commands.search import add_retrieval_options, print_results, request_from
+from gno_cli.commands.search import (
+    add_retrieval_options,
+    print_results,
+    request_from,
+    retrieval_values,
+)
+from gno_cli.options import add_request_options, defer, request_values
 from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
@@ -15,39 +21,29 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v = sub.add_parser("vsearch", help="vector search: documents nearest the query by meaning")
-    add_retrieval_options(v)
+    defer(v, add_retrieval_options)
     v.set_defaults(handler=run_vsearch)
 
     q = sub.add_parser("query", help="hybrid search: keywords and vectors fused (recommended)")
-    add_retrieval_options(q)
-    depth = q.add_mutually_exclusive_group()
-    depth.add_argument("--fast", action="store_true", help="no expansion, no rerank")
-    depth.add_argument(
-        "--thorough", action="store_true", help="expansion and a wider rerank (40 candidates)"
-    )
-    q.add_argument("--expand", action="store_true", default=None, help="expand the query")
-    q.add_argument("--no-expand", dest="expand", action="store_false", help="never expand")
-    q.add_argument("--no-rerank", action="store_true", help="skip the cross-encoder")
-    q.add_argument(
-        "-C", "--candidate-limit", type=int, help="candidates sent to rerank (1-100, default 20)"
-    )
-    q.add_argument(
-        "--query-mode",
-        action="append",
-        default=[],
-        metavar="MODE:TEXT",
-        help="extra retrieval entry: term:TEXT, intent:TEXT or hyde:TEXT (repeatable)",
-    )
-    q.add_argument("--explain", action="store_true", help="stage lines and score receipts")
-    q.add_argument("--no-graph", action="store_true", help="no graph neighbour expansion")
+    defer(q, _query_options)
     q.set_defaults(handler=run_query)
 
     s = sub.add_parser("similar", help="documents similar to one document by meaning")
-    s.add_argument("ref", help="gno:// URI, collection/path or #docid")
-    s.add_argument("-n", "--limit", type=int, default=5, help="how many (1-50, default 5)")
-    s.add_argument("--threshold", type=float, help="minimum similarity (0-1)")
-    s.add_argument("--cross-collection", action="store_true", help="include other collections")
+    defer(s, _similar_options)
     s.set_defaults(handler=run_similar)
+
+
+def _query_options(q: argparse.ArgumentParser) -> None:
+    from gno_core.model.requests import QueryRequest, SearchRequest
+
+    add_retrieval_options(q)
+    add_request_options(q, QueryRequest, skip=SearchRequest.model_fields)
+
+
+def _similar_options(s: argparse.ArgumentParser) -> None:
+    from gno_core.model.requests import SimilarRequest
+
+    add_request_options(s, SimilarRequest)
 
 
 def run_vsearch(ctx: Context) -> int:
@@ -72,19 +68,9 @@ def _modes(values: list[str]) -> list[QueryMode]:
 def query_request(args: argparse.Namespace) -> QueryRequest:
     from gno_core.model.requests import QueryRequest
 
-    base = request_from(args).model_dump()
-    return QueryRequest(
-        **base,
-        candidate_limit=args.candidate_limit,
-        query_modes=_modes(args.query_mode),
-        expand=args.expand,
-        rerank=not args.no_rerank,
-        explain=args.explain,
-        fast=args.fast,
-        thorough=args.thorough,
-        graph=not args.no_graph,
-        no_graph=args.no_graph,
-    )
+    values = retrieval_values(args, QueryRequest)
+    values["query_modes"] = _modes(values.get("query_modes", []))
+    return QueryRequest.model_validate(values)
 
 
 def run_query(ctx: Context) -> int:
@@ -107,12 +93,11 @@ def run_query(ctx: Context) -> int:
 
 
 def run_similar(ctx: Context) -> int:
-    args = ctx.args
+    from gno_core.model.requests import SimilarRequest
+
+    req = SimilarRequest.model_validate(request_values(ctx.args, SimilarRequest))
     res = ctx.gno.similar(
-        args.ref,
-        limit=args.limit,
-        threshold=args.threshold,
-        cross_collection=args.cross_collection,
+        req.ref, limit=req.limit, threshold=req.threshold, cross_collection=req.cross_collection
     )
     if ctx.json:
         emit_json(res)

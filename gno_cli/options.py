@@ -1,0 +1,122 @@
+"""Command-line options derived from the request models (``gno_core.model.requests``).
+
+A request field is one option: ``--field-name`` (``-n``/``--category`` ... where its ``Cli``
+metadata says so), typed by the field, with the field's CLI help. Required fields are positional;
+a flag that defaults on is ``--no-field-name``; a tri-state flag (``bool | None``) gets both
+``--x`` and ``--no-x``; a list is comma separated, or one item per use with ``repeat``. An option
+not given stays ``None`` and is left out of the request, so the model's default applies.
+
+Building the parser must stay cheap (``gno --help`` and every command build all of it), and the
+models live in a package that loads pydantic: ``defer`` adds a command's options only when that
+command parses or prints its help.
+"""
+
+from __future__ import annotations
+
+import argparse
+import types
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Union, get_args, get_origin
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from pydantic.fields import FieldInfo
+
+    from gno_core.model.requests import Cli
+
+Parser = argparse.ArgumentParser
+
+
+def defer(parser: Parser, populate: Callable[[Parser], None]) -> None:
+    """Run ``populate(parser)`` once, just before ``parser`` first parses or formats help or
+    usage (argparse reaches a sub-command's parser only through those)."""
+    pending = [populate]
+
+    def ready() -> None:
+        while pending:
+            pending.pop()(parser)
+
+    for name in ("parse_known_args", "format_usage", "format_help"):
+        method = getattr(parser, name)
+
+        def hooked(*args: Any, _method: Callable[..., Any] = method, **kwargs: Any) -> Any:
+            ready()
+            return _method(*args, **kwargs)
+
+        setattr(parser, name, hooked)
+
+
+def csv(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _cli(field: FieldInfo) -> Cli:
+    from gno_core.model.requests import Cli
+
+    found = [m for m in field.metadata if isinstance(m, Cli)]
+    return found[0] if found else Cli()
+
+
+def _unwrap_optional(annotation: Any) -> Any:
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def add_request_options(
+    parser: Parser, model: type[BaseModel], *, skip: Iterable[str] = ()
+) -> None:
+    """One option per field of ``model``, in field order; ``skip`` names fields added
+    elsewhere (a base model's, added earlier with other options in between)."""
+    skipped = set(skip)
+    groups: dict[str, Any] = {}
+    for name, field in model.model_fields.items():
+        cli = _cli(field)
+        if name in skipped or cli.skip:
+            continue
+        target: Any = parser
+        if cli.group is not None:
+            if cli.group not in groups:
+                groups[cli.group] = parser.add_mutually_exclusive_group()
+            target = groups[cli.group]
+        _add_field(target, name, field, cli)
+
+
+def _add_field(target: Any, name: str, field: FieldInfo, cli: Cli) -> None:
+    kind = _unwrap_optional(field.annotation)
+    if field.is_required():
+        target.add_argument(name, help=cli.help, metavar=cli.metavar)
+        return
+    long = "--" + name.replace("_", "-")
+    if kind is bool:
+        if field.default is True:
+            flags = cli.flags or ("--no-" + name.replace("_", "-"),)
+            target.add_argument(*flags, dest=name, action="store_false", help=cli.help)
+        elif field.default is None:
+            target.add_argument(
+                *(cli.flags or (long,)), dest=name, action="store_true", default=None, help=cli.help
+            )
+            target.add_argument(
+                "--no-" + name.replace("_", "-"), dest=name, action="store_false", help=cli.off_help
+            )
+        else:
+            target.add_argument(
+                *(cli.flags or (long,)), dest=name, action="store_true", help=cli.help
+            )
+        return
+    options: dict[str, Any] = {"dest": name, "help": cli.help, "metavar": cli.metavar}
+    if get_origin(kind) is list:
+        options.update({"action": "append"} if cli.repeat else {"type": csv})
+    elif kind in (int, float):
+        options["type"] = kind
+    elif kind is not str:
+        raise TypeError(f"no command-line option for the field type {kind!r} ({name})")
+    target.add_argument(*(cli.flags or (long,)), **options)
+
+
+def request_values(args: argparse.Namespace, model: type[BaseModel]) -> dict[str, Any]:
+    """The fields of ``model`` the command line gave (by field name), for ``model_validate``."""
+    values = {name: getattr(args, name, None) for name in model.model_fields}
+    return {name: value for name, value in values.items() if value is not None}
