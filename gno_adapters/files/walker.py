@@ -14,18 +14,17 @@ in after the walk is neither opened nor, in a race, waited on.
 from __future__ import annotations
 
 import errno
-import fnmatch
 import os
 import re
 import stat
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 
 from gno_core.domain import SourceFile
 from gno_core.errors import PathNotFoundError, RuntimeFailure, ValidationError
 from gno_core.indexing.ingest import FILENAME_ENCODING
+from gno_core.indexing.patterns import compile_glob, exclusions
 
-__all__ = ["LocalSourceTree", "compile_glob"]
+__all__ = ["LocalSourceTree"]
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
@@ -45,7 +44,7 @@ class LocalSourceTree:
             )
         matches = compile_glob(pattern).fullmatch
         extensions = frozenset(ext.lower() for ext in include)
-        excluded_name, excluded_path = _exclusions(exclude)
+        excluded_name, excluded_path = exclusions(exclude)
         real_root = os.path.realpath(root)
         found: list[SourceFile] = []
         # (directory as walked, its relative prefix, its real path, real paths of its ancestors)
@@ -131,79 +130,6 @@ class LocalSourceTree:
             raise _unreadable(abs_path, exc) from exc
         finally:
             os.close(fd)
-
-
-@lru_cache(maxsize=64)
-def compile_glob(pattern: str) -> re.Pattern[str]:
-    """A regex for a glob over POSIX relative paths: ``**`` crosses directories (``**/`` also
-    matches nothing), ``*`` and ``?`` stay within a segment, ``[...]`` classes and ``{a,b}``
-    alternatives are supported. Matching is case-sensitive."""
-    out: list[str] = []
-    i, n, depth = 0, len(pattern), 0
-    while i < n:
-        ch = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:[^/]*/)*")
-            i += 3
-            continue
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        elif ch == "[":
-            end = pattern.find("]", i + 2 if pattern[i + 1 : i + 2] in ("!", "]") else i + 1)
-            if end == -1:
-                out.append(re.escape(ch))
-            else:
-                body = pattern[i + 1 : end]
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
-                i = end
-        elif ch == "{":
-            out.append("(?:")
-            depth += 1
-        elif ch == "}" and depth:
-            out.append(")")
-            depth -= 1
-        elif ch == "," and depth:
-            out.append("|")
-        else:
-            out.append(re.escape(ch))
-        i += 1
-    out.append(")" * depth)
-    return re.compile("".join(out), re.DOTALL)
-
-
-def _exclusions(
-    exclude: tuple[str, ...],
-) -> tuple[Callable[[str], bool], Callable[[str], bool] | None]:
-    """(test on one path segment, test on a relative path or None). Entries without ``/`` match
-    any segment (``fnmatch`` globs allowed); entries with ``/`` match a relative path and
-    everything under it."""
-    names = [e for e in exclude if e and "/" not in e]
-    paths = [e.strip("/") for e in exclude if "/" in e and e.strip("/")]
-    literal = frozenset(n for n in names if not any(c in n for c in "*?["))
-    globs = [n for n in names if n not in literal]
-    if globs:
-        rx = re.compile("|".join(fnmatch.translate(g) for g in globs))
-
-        def by_name(name: str) -> bool:
-            return name in literal or rx.match(name) is not None
-
-    else:
-
-        def by_name(name: str) -> bool:
-            return name in literal
-
-    if not paths:
-        return by_name, None
-    path_rx = re.compile("|".join(f"(?:{compile_glob(p).pattern})" for p in paths))
-    return by_name, lambda rel: path_rx.fullmatch(rel) is not None
 
 
 def _inside(target: str, real_root: str) -> bool:

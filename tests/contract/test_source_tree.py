@@ -1,4 +1,4 @@
-"""The ``SourceTree`` contract, run against every adapter (ids: ``local``; a fake can join).
+"""The ``SourceTree`` contract, run against every adapter (ids: ``local``, ``memory``).
 
 The second half covers what only a real file system has: symlinks, special files, permissions.
 """
@@ -11,16 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from gno_adapters.files.walker import LocalSourceTree, compile_glob
+from gno_adapters.files.walker import LocalSourceTree
+from gno_adapters.inmemory.tree import InMemorySourceTree
 from gno_core.defaults import DEFAULT_EXCLUDES, DEFAULT_PATTERN
 from gno_core.errors import GnoError
+from gno_core.indexing.patterns import compile_glob
 from gno_core.ports.files import SourceTree
 
 #: Builds a tree holding ``files`` (relative POSIX path -> bytes); returns it and its root.
 TreeFactory = Callable[[dict[str, bytes]], tuple[SourceTree, str]]
 
 
-@pytest.fixture(params=["local"])
+@pytest.fixture(params=["local", "memory"])
 def make_tree(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TreeFactory]:
     def local(files: dict[str, bytes]) -> tuple[SourceTree, str]:
         root = tmp_path / "root"
@@ -31,7 +33,14 @@ def make_tree(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TreeFa
             path.write_bytes(data)
         return LocalSourceTree(), str(root)
 
-    yield {"local": local}[request.param]
+    def memory(files: dict[str, bytes]) -> tuple[SourceTree, str]:
+        tree = InMemorySourceTree()
+        tree.mkdir("/mem/root")
+        for rel, data in files.items():
+            tree.write(f"/mem/root/{rel}", data)
+        return tree, "/mem/root"
+
+    yield {"local": local, "memory": memory}[request.param]
 
 
 FILES = {

@@ -1,11 +1,12 @@
-"""The composition root: the only module that wires concrete adapters into a ``Gno`` facade."""
+"""The local adapter set: files on disk, one SQLite file per index, ONNX models from the model
+cache, the pid-file resident probe; ``open_gno`` builds a facade over it."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
+from gno_adapters.bootstrap.adapters import Adapters, ResidentStatusSource, build
 from gno_adapters.clock import SystemClock
 from gno_adapters.config import GnoPaths, YamlConfigRepository, resolve_paths
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
@@ -16,11 +17,6 @@ from gno_adapters.sqlite import ApswIndexProvider
 from gno_core.errors import NotFoundError
 from gno_core.facade import Gno
 from gno_core.index_handle import IndexHandle
-
-if TYPE_CHECKING:
-    from gno_core.model import ResidentStatus
-
-ResidentStatusSource = Callable[[], "ResidentStatus"]
 
 
 def open_gno(
@@ -58,7 +54,7 @@ def _build(
         )
 
     models = SemanticModels(paths.models_dir, os.environ if env is None else env)
-    return Gno(
+    adapters = Adapters(
         index_name=paths.index_name,
         config=YamlConfigRepository(paths.config_file),
         provider=ApswIndexProvider(paths.db_path, clock),
@@ -66,9 +62,8 @@ def _build(
         frontmatter=YamlFrontmatterParser(),
         clock=clock,
         resident=PidFileResidentProbe(paths.pid_file),
-        open_index=open_other,
-        mode=mode,
-        resident_status=resident_status,
         embedder=models.embedder,
         reranker=models.reranker,
+        open_index=open_other,
     )
+    return build(adapters, mode=mode, resident_status=resident_status)

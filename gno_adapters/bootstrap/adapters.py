@@ -1,0 +1,69 @@
+"""``Adapters``: one set of concrete adapters for every port ``Gno`` needs, and ``build``, the
+one function that turns a set into a facade. Every adapter set (local files + SQLite + ONNX,
+in memory, a future PostgreSQL one) goes through here, so tests run the real facade."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gno_core.facade import Gno
+from gno_core.index_handle import IndexOpener
+from gno_core.ports import (
+    Clock,
+    ConfigRepository,
+    Embedder,
+    FrontmatterParser,
+    IndexProvider,
+    Reranker,
+    ResidentProbe,
+    SourceTree,
+)
+
+if TYPE_CHECKING:
+    from gno_core.model import ResidentStatus
+
+__all__ = ["Adapters", "ResidentStatusSource", "build"]
+
+ResidentStatusSource = Callable[[], "ResidentStatus"]
+
+
+@dataclass(frozen=True, slots=True)
+class Adapters:
+    """What one ``Gno`` is made of. ``open_index`` opens another index by name for
+    cross-index references (None: only this index exists)."""
+
+    index_name: str
+    config: ConfigRepository
+    provider: IndexProvider
+    tree: SourceTree
+    frontmatter: FrontmatterParser
+    clock: Clock
+    resident: ResidentProbe
+    embedder: Embedder | None = None
+    reranker: Reranker | None = None
+    open_index: IndexOpener | None = None
+
+
+def build(
+    adapters: Adapters,
+    *,
+    mode: str = "direct-cli",
+    resident_status: ResidentStatusSource | None = None,
+) -> Gno:
+    """The facade over ``adapters``. Cheap: nothing is opened until an operation needs it."""
+    return Gno(
+        index_name=adapters.index_name,
+        config=adapters.config,
+        provider=adapters.provider,
+        tree=adapters.tree,
+        frontmatter=adapters.frontmatter,
+        clock=adapters.clock,
+        resident=adapters.resident,
+        open_index=adapters.open_index,
+        mode=mode,
+        resident_status=resident_status,
+        embedder=adapters.embedder,
+        reranker=adapters.reranker,
+    )
