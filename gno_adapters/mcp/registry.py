@@ -24,6 +24,8 @@ JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 PROFILES = ("full", "core")
 DEFAULT_PROFILE = "full"
 MAX_REPORTED_ERRORS = 20
+#: The most items any list argument of any tool may hold (``gno_multi_get`` refs included).
+MAX_LIST_ITEMS = 1000
 MAX_MESSAGE_CHARS = 300
 CORE_READ_TOOLS = frozenset(
     [
@@ -138,6 +140,14 @@ class ToolRegistry:
 
     def argument_error(self, tool: ToolDef, arguments: Mapping[str, Any]) -> str | None:
         """Why ``arguments`` fail the tool's input schema, or ``None`` when they pass."""
+        for name, value in arguments.items():
+            # Before the schema walks every item: no tool takes more than this many, and a
+            # frame of tiny items would otherwise cost a second of validation.
+            if isinstance(value, list) and len(value) > MAX_LIST_ITEMS:
+                return (
+                    f"{name[:MAX_MESSAGE_CHARS]}: {len(value)} items; at most {MAX_LIST_ITEMS} "
+                    "per call"
+                )
         with self._lock:
             validator = self._validators.get(tool.name)
             if validator is None:

@@ -99,16 +99,22 @@ def test_every_hostile_frame_gets_a_typed_answer_and_search_still_works(mcp: Std
     assert (reply["id"], reply["error"]["code"]) == (None, -32700)
 
     started = time.monotonic()
-    refs = ["gno://notes/garden.md"] * 25_000
+    refs = ["gno://notes/garden.md"] * 999 + ["notes/garden.md"]
     many = mcp.call(16, "tools/call", {"name": "gno_multi_get", "arguments": {"refs": refs}})
     structured = many["result"]["structuredContent"]
     assert [d["uri"] for d in structured["documents"]] == ["gno://notes/garden.md"]
     assert time.monotonic() - started < 10
 
+    started = time.monotonic()
+    flood = {"refs": ["gno://notes/garden.md"] * 25_000}  # the attack: 568 MB answered before
+    refused = mcp.call(20_000, "tools/call", {"name": "gno_multi_get", "arguments": flood})
+    assert "25000 items; at most 1000 per call" in refused["result"]["content"][0]["text"]
+    assert time.monotonic() - started < 5
+
     too_many = [f"notes/n{i}.md" for i in range(1001)]
     refused = mcp.call(17, "tools/call", {"name": "gno_multi_get", "arguments": {"refs": too_many}})
     assert refused["result"]["isError"] is True
-    assert "at most 1000 per call" in refused["result"]["content"][0]["text"]
+    assert "1001 items; at most 1000 per call" in refused["result"]["content"][0]["text"]
 
     mixed = {"refs": ["gno://notes/garden.md", "gno://notes/kitchen.md?index=other"]}
     split = mcp.call(18, "tools/call", {"name": "gno_multi_get", "arguments": mixed})
