@@ -29,7 +29,12 @@ from benchmarks.corpora import scifact_queries, write_scifact
 
 BIN = Path(sys.executable).parent
 GNO = [str(BIN / "gno")] if (BIN / "gno").exists() else [sys.executable, "-m", "gno_cli.main"]
-BARE = [sys.executable, "-c", "from gno_adapters.mcp.stdio import serve_stdio; serve_stdio()"]
+BARE = [
+    sys.executable,
+    "-c",
+    "from gno_adapters.mcp.stdio import serve_stdio; "
+    "serve_stdio(lambda: __import__('gno_adapters.bootstrap').bootstrap.open_gno())",
+]
 MODERN_META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientCapabilities": {},

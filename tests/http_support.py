@@ -33,10 +33,6 @@ def fake_opener(status: Any) -> FakeGno:
     return FakeGno()
 
 
-def fake_type() -> type:
-    return FakeGno
-
-
 class ServerThread:
     """A gateway served by Hypercorn on its own event loop in a thread; ``stop`` shuts it down
     gracefully and re-raises anything the server raised."""
@@ -107,9 +103,7 @@ def served(
 ) -> Iterator[ServerThread]:
     """A real gateway over ``FakeGno`` on a free loopback port for the ``with`` block."""
     base = settings or GatewaySettings(port=0, workers=2)
-    gateway, sock = open_gateway(
-        replace(base, **changes), fake_opener, facade_type=fake_type, tools=tools
-    )
+    gateway, sock = open_gateway(replace(base, **changes), fake_opener, tools=tools)
     server = ServerThread(gateway, sock).start()
     try:
         yield server
@@ -128,9 +122,7 @@ def in_process(
 ) -> Iterator[tuple[Gateway, httpx.AsyncClient]]:
     """The gateway's ASGI app without a socket; ``peer`` is the socket address it sees."""
     base = settings or GatewaySettings(port=port, workers=2)
-    gateway = Gateway(
-        replace(base, **changes), fake_opener, port=port, facade_type=fake_type, tools=tools
-    )
+    gateway = Gateway(replace(base, **changes), fake_opener, port=port, tools=tools)
     try:
         yield gateway, client_for(gateway, peer)
     finally:

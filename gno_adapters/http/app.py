@@ -45,8 +45,7 @@ def create_app(gateway: Gateway) -> BoundaryMiddleware:
     if gateway.settings.mode == "serve":
         from gno_adapters.rest import register_rest
 
-        facade_type = gateway.facade_type() if gateway.facade_type else None
-        register_rest(app, gateway.pool, facade_type)
+        register_rest(app, gateway.pool, gateway.capabilities)
 
     @app.errorhandler(RequestEntityTooLarge)
     async def too_large(_: RequestEntityTooLarge) -> Response:

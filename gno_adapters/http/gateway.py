@@ -11,7 +11,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from gno_adapters.http.admission import Admission, PeerConnections, RateLimiter
@@ -20,9 +20,9 @@ from gno_adapters.http.sessions import SessionStore
 from gno_adapters.http.settings import GatewaySettings, default_hosts, default_origins
 from gno_adapters.http.token import BearerToken
 from gno_adapters.http.workers import FacadePool
-from gno_adapters.mcp.facade import Facade
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.server import GnoServices, build_engine
+from gno_core.surface import OPERATIONS, Facade
 
 if TYPE_CHECKING:
     from gno_core.model import ResidentStatus
@@ -40,7 +40,7 @@ class Gateway:
         *,
         port: int,
         token: BearerToken | None = None,
-        facade_type: Callable[[], type] | None = None,
+        capabilities: Iterable[str] = OPERATIONS,
         tools: tuple[ToolDef, ...] | None = None,
     ) -> None:
         self.settings = settings.with_port(port)
@@ -49,13 +49,13 @@ class Gateway:
         if token is None and settings.token_file is not None:
             token = BearerToken.open(settings.token_file)
         self.token = token
-        self.facade_type = facade_type
+        self.capabilities = frozenset(capabilities)
         self.pool = FacadePool(lambda: opener(self.resident_status), readers=settings.workers)
         self.services = GnoServices(
             self.pool.get,
             profile=settings.tool_profile,
             enable_write=settings.enable_write,
-            facade_type=facade_type,
+            capabilities=self.capabilities,
             tools=tools,
             facades=self.pool,
         )

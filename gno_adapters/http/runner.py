@@ -12,13 +12,14 @@ import asyncio
 import logging
 import signal
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from gno_adapters.http.gateway import FacadeOpener, Gateway
 from gno_adapters.http.settings import GatewaySettings
 from gno_adapters.http.token import BearerToken
 from gno_adapters.mcp.registry import ToolDef
+from gno_core.surface import OPERATIONS
 
 log = logging.getLogger("gno.http")
 #: Pending connections the kernel queues for accept. Hypercorn re-listens the socket with its
@@ -54,7 +55,7 @@ def open_gateway(
     settings: GatewaySettings,
     opener: FacadeOpener,
     *,
-    facade_type: Callable[[], type] | None = None,
+    capabilities: Iterable[str] = OPERATIONS,
     tools: tuple[ToolDef, ...] | None = None,
 ) -> tuple[Gateway, socket.socket]:
     """Check the token file, bind, and build the gateway for the bound port. Raises
@@ -64,7 +65,7 @@ def open_gateway(
     try:
         port = sock.getsockname()[1]
         gateway = Gateway(
-            settings, opener, port=port, token=token, facade_type=facade_type, tools=tools
+            settings, opener, port=port, token=token, capabilities=capabilities, tools=tools
         )
     except BaseException:
         sock.close()

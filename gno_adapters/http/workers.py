@@ -16,7 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from gno_adapters.mcp.facade import Facade, FacadeFactory
+from gno_core.surface import Facade, FacadeFactory
 
 log = logging.getLogger("gno.http")
 T = TypeVar("T")

@@ -1,4 +1,4 @@
-"""The slice of the ``Gno`` facade the MCP server calls, and the lazy holder that builds it.
+"""Where MCP calls get their facade (``gno_core.surface.Facade``): the lazy holder that builds it.
 
 The facade is built on the first tool or resource call, never before the first message is
 answered, and on the worker that runs the calls (so one thread owns the index connection).
@@ -8,35 +8,11 @@ A build that fails is retried on the next call rather than remembered.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from gno_core.model import GetResult, MultiGetResult, Peek, SearchResults, Status, TagsList
-    from gno_core.model.requests import SearchRequest
+from gno_core.surface import Facade, FacadeFactory
 
-
-class Facade(Protocol):
-    """What the MCP tools and resources need; ``gno_core.facade.Gno`` provides it."""
-
-    def search(self, request: SearchRequest) -> SearchResults: ...
-
-    def get(
-        self, ref: str, *, from_line: int | None = None, line_count: int | None = None
-    ) -> GetResult: ...
-
-    def multi_get(
-        self, refs: list[str] | None = None, pattern: str | None = None, max_bytes: int = 10240
-    ) -> MultiGetResult: ...
-
-    def status(self) -> Status: ...
-
-    def peek(self) -> Peek: ...
-
-    def tags(self, collection: str | None = None, prefix: str | None = None) -> TagsList: ...
-
-
-FacadeFactory = Callable[[], Facade]
+__all__ = ["FacadeHolder", "Facades"]
 
 
 class Facades(Protocol):

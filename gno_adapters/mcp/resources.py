@@ -10,9 +10,9 @@ import json
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
-from gno_adapters.mcp.facade import Facade
 from gno_adapters.mcp.jsonrpc import INVALID_PARAMS, JSONObject, RpcError
 from gno_adapters.mcp.tools.common import number_lines
+from gno_core.surface import Facade
 
 if TYPE_CHECKING:
     from gno_core.model import GetResult

@@ -8,16 +8,17 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Iterable, Mapping
 
 from gno_adapters.mcp.context import RequestContext
 from gno_adapters.mcp.errors import argument_error, resource_error, tool_error
-from gno_adapters.mcp.facade import FacadeFactory, FacadeHolder, Facades
+from gno_adapters.mcp.facade import FacadeHolder, Facades
 from gno_adapters.mcp.jsonrpc import INVALID_PARAMS, JSONObject, RpcError
 from gno_adapters.mcp.protocol import Engine, Work
 from gno_adapters.mcp.registry import ToolDef, ToolRegistry, parse_profile
 from gno_adapters.mcp.resources import RESOURCE_TEMPLATES, RESOURCES, read_resource
 from gno_adapters.mcp.tools.common import ToolCall
+from gno_core.surface import OPERATIONS, FacadeFactory
 
 SERVER_NAME = "gno"
 WRITE_ENV = "GNO_MCP_ENABLE_WRITE"
@@ -29,7 +30,10 @@ def write_enabled_by_env(env: Mapping[str, str]) -> bool:
 
 
 class GnoServices:
-    """Implements the engine's ``Services`` for one server (one profile, one write gate)."""
+    """Implements the engine's ``Services`` for one server (one profile, one write gate).
+
+    ``capabilities`` names the facade operations the factory's facades offer (default: all of
+    ``gno_core.surface.Facade``); a tool that ``requires`` another is not registered."""
 
     def __init__(
         self,
@@ -37,14 +41,14 @@ class GnoServices:
         *,
         profile: str,
         enable_write: bool,
-        facade_type: Callable[[], type] | None = None,
+        capabilities: Iterable[str] = OPERATIONS,
         tools: tuple[ToolDef, ...] | None = None,
         facades: Facades | None = None,
     ) -> None:
         self.profile = parse_profile(profile)
         self.enable_write = enable_write
         self.facades: Facades = facades or FacadeHolder(facade_factory)
-        self._facade_type = facade_type or _gno_facade_type
+        self.capabilities = frozenset(capabilities)
         self._tools = tools
         self._registry: ToolRegistry | None = None
         self._lock = threading.Lock()
@@ -56,12 +60,11 @@ class GnoServices:
                 from gno_adapters.mcp.tools import ALL_TOOLS
                 from gno_core.model.schemas import build_schema
 
-                facade_type = self._facade_type()
                 self._registry = ToolRegistry(
                     self._tools if self._tools is not None else ALL_TOOLS,
                     profile=self.profile,
                     enable_write=self.enable_write,
-                    has_capability=lambda name: callable(getattr(facade_type, name, None)),
+                    has_capability=self.capabilities.__contains__,
                     output_schema=build_schema,
                 )
             return self._registry
@@ -123,9 +126,3 @@ def build_engine(services: GnoServices) -> Engine:
     from gno_core import __version__
 
     return Engine(services, name=SERVER_NAME, version=__version__)
-
-
-def _gno_facade_type() -> type:
-    from gno_core.facade import Gno
-
-    return Gno

@@ -17,16 +17,16 @@ import queue
 import re
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from typing import BinaryIO
 
 from gno_adapters.mcp.context import Connection
-from gno_adapters.mcp.facade import Facade, FacadeFactory
 from gno_adapters.mcp.frames import DEFAULT_MAX_FRAME_BYTES, FrameError, decode_frame
 from gno_adapters.mcp.jsonrpc import PARSE_ERROR, JSONObject, RpcError, error_response
 from gno_adapters.mcp.protocol import Engine
 from gno_adapters.mcp.server import GnoServices, build_engine, write_enabled_by_env
+from gno_core.surface import OPERATIONS, FacadeFactory
 
 log = logging.getLogger("gno.mcp")
 Job = Callable[[], JSONObject | None]
@@ -34,20 +34,18 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def serve_stdio(
-    facade_factory: FacadeFactory | None = None,
+    facade_factory: FacadeFactory,
     *,
-    index: str | None = None,
-    config_path: str | None = None,
     profile: str = "full",
     enable_write: bool | None = None,
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
-    facade_type: Callable[[], type] | None = None,
+    capabilities: Iterable[str] = OPERATIONS,
 ) -> int:
     """Serve MCP on stdio until stdin closes; returns the process exit status.
 
-    ``facade_factory`` is called once, on the worker, at the first tool or resource call; without
-    one, the facade is ``open_gno(index, config_path, mode="stdio")`` from the composition root.
+    ``facade_factory`` (from the caller's composition root) is called once, on the worker, at
+    the first tool or resource call; ``capabilities`` names the facade operations it offers.
     ``profile`` is ``core`` or ``full``: an unknown value raises
     ``gno_core.errors.ValidationError`` before anything is read. ``enable_write`` registers the
     write tools; ``None`` reads ``GNO_MCP_ENABLE_WRITE=1`` from the environment.
@@ -56,10 +54,8 @@ def serve_stdio(
     """
     if enable_write is None:
         enable_write = write_enabled_by_env(os.environ)
-    if facade_factory is None:
-        facade_factory = _default_factory(index, config_path)
     services = GnoServices(
-        facade_factory, profile=profile, enable_write=enable_write, facade_type=facade_type
+        facade_factory, profile=profile, enable_write=enable_write, capabilities=capabilities
     )
     engine = build_engine(services)
     if stdout is not None:
@@ -173,15 +169,6 @@ def _encode(message: JSONObject) -> bytes:
     except UnicodeEncodeError:
         log.warning("response held lone surrogates; sent them as U+FFFD")
         return _LONE_SURROGATE.sub("\ufffd", text).encode() + b"\n"
-
-
-def _default_factory(index: str | None, config_path: str | None) -> FacadeFactory:
-    def build() -> Facade:
-        from gno_adapters.bootstrap import open_gno
-
-        return open_gno(index, config_path, mode="stdio")
-
-    return build
 
 
 @contextmanager

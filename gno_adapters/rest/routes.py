@@ -4,20 +4,20 @@ Bodies and answers are the contracts the CLI prints with ``--json`` (``status@1.
 ``search-results@1.0``, ``get@1.0``), camelCase in and out. Failures are the ``error@1.0``
 envelope with an HTTP status from one table. Facade calls run on the gateway's worker threads;
 the boundary (Host, Origin, peer, bearer, size, rate, admission) has already run.
-``/api/query`` exists when the facade offers ``query`` (hybrid retrieval).
+``/api/query`` exists when the facade offers ``query`` (the caller says so in ``capabilities``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar
 
 from quart import Quart, Response, request
 
 from gno_adapters.http.transport import json_bytes
-from gno_adapters.mcp.facade import Facade
 from gno_adapters.mcp.frames import FrameError, decode_frame
 from gno_adapters.mcp.tools.schema import model_arguments
+from gno_core.surface import OPERATIONS, Facade
 
 T = TypeVar("T")
 
@@ -43,13 +43,9 @@ class Runner(Protocol):
     async def run(self, fn: Callable[[], T], *, write: bool = False) -> T: ...
 
 
-def register_rest(app: Quart, runner: Runner, facade_type: type | None = None) -> None:
-    """Add the REST routes to ``app``; ``facade_type`` (default ``gno_core.facade.Gno``)
-    decides whether ``/api/query`` exists."""
-    if facade_type is None:
-        from gno_core.facade import Gno
-
-        facade_type = Gno
+def register_rest(app: Quart, runner: Runner, capabilities: Iterable[str] = OPERATIONS) -> None:
+    """Add the REST routes to ``app``; ``/api/query`` exists when ``capabilities`` (the facade
+    operations the runner's facades offer) holds ``query``."""
 
     async def call(fn: Callable[[Facade], Any]) -> Response:
         def work() -> Any:
@@ -74,7 +70,7 @@ def register_rest(app: Quart, runner: Runner, facade_type: type | None = None) -
             return _failure(exc)
         return await call(lambda f: f.search(body))
 
-    if callable(getattr(facade_type, "query", None)):
+    if "query" in capabilities:
         from gno_core.model import requests as request_models
 
         query_request: Any = getattr(request_models, "QueryRequest", request_models.SearchRequest)
@@ -85,7 +81,7 @@ def register_rest(app: Quart, runner: Runner, facade_type: type | None = None) -
                 body = query_request.model_validate(await _body())
             except Exception as exc:
                 return _failure(exc)
-            return await call(lambda f: f.query(body))  # type: ignore[attr-defined]
+            return await call(lambda f: f.query(body))
 
     @app.get("/api/doc")
     async def doc() -> Response:

@@ -10,6 +10,7 @@ from gno_core.errors import ValidationError
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
+    from gno_core.surface import Facade
 
 PROFILES = ("core", "full")
 
@@ -28,9 +29,13 @@ def run_mcp(ctx: Context) -> int:
     enable_write = ctx.args.enable_write or os.environ.get("GNO_MCP_ENABLE_WRITE") == "1"
     from gno_adapters.mcp.stdio import serve_stdio
 
-    return serve_stdio(
-        index=ctx.args.index,
-        config_path=ctx.args.config,
-        profile=profile,
-        enable_write=enable_write,
-    )
+    index, config_path = ctx.args.index, ctx.args.config
+
+    def facade() -> Facade:
+        # Imported on the first tool call, not before the first answer: bootstrap pulls in
+        # the storage and model adapters.
+        from gno_adapters.bootstrap import open_gno
+
+        return open_gno(index, config_path, mode="stdio")
+
+    return serve_stdio(facade, profile=profile, enable_write=enable_write)

@@ -313,9 +313,7 @@ class Peer:
         from gno_adapters.mcp.context import Connection
         from gno_adapters.mcp.server import GnoServices, build_engine
 
-        self.services = GnoServices(
-            FakeGno, profile=profile, enable_write=enable_write, facade_type=lambda: FakeGno
-        )
+        self.services = GnoServices(FakeGno, profile=profile, enable_write=enable_write)
         self.engine = build_engine(self.services)
         self.connection = Connection.pinned_by_first_request("test")
         self._next = 0
@@ -356,7 +354,7 @@ def main(argv: list[str]) -> int:
 
     profile = argv[argv.index("--tool-profile") + 1] if "--tool-profile" in argv else "full"
     write = "--enable-write" in argv or os.environ.get("GNO_MCP_ENABLE_WRITE") == "1"
-    return serve_stdio(FakeGno, profile=profile, enable_write=write, facade_type=lambda: FakeGno)
+    return serve_stdio(FakeGno, profile=profile, enable_write=write)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from gno_adapters.http.app import create_app
 from gno_adapters.http.gateway import Gateway
 from gno_adapters.http.settings import GatewaySettings
 from gno_adapters.mcp.tools import ALL_TOOLS
-from tests.http_support import ServerThread, fake_opener, fake_type, served
+from tests.http_support import ServerThread, fake_opener, served
 
 MODES = ["legacy", "auto", "2026-07-28"]
 EXPECTED_VERSION = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}
@@ -101,7 +101,6 @@ def in_process(mode: str, peer: str, **settings: Any) -> dict[str, Any]:
         GatewaySettings(port=8765, workers=2, **settings),
         fake_opener,
         port=8765,
-        facade_type=fake_type,
     )
     try:
         transport = httpx2.ASGITransport(app=create_app(gateway), client=(peer, 50000))
@@ -130,7 +129,6 @@ def test_sdk_client_in_process_from_a_remote_peer_with_a_bearer(tmp_path: Path) 
         GatewaySettings(port=8765, workers=2, token_file=token),
         fake_opener,
         port=8765,
-        facade_type=fake_type,
     )
     try:
         app = create_app(gateway)

@@ -18,9 +18,7 @@ from tests.semantic_support import CORPUS, HashEmbedder, OverlapReranker, make_e
 
 class RealPeer:
     def __init__(self, gno: Gno) -> None:
-        services = GnoServices(
-            lambda: gno, profile="full", enable_write=False, facade_type=lambda: Gno
-        )
+        services = GnoServices(lambda: gno, profile="full", enable_write=False)
         self.engine = build_engine(services)
         self.connection = Connection.pinned_by_first_request("test")
         self.next = 0

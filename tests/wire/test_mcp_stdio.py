@@ -255,7 +255,7 @@ def line(i, method, params):
 
 init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}
 stdin = io.BytesIO(line(1, "initialize", init) + line(2, "tools/call", {"name": "gno_peek", "arguments": {}}))
-serve_stdio(factory, stdin=stdin, stdout=Out(), facade_type=fake_type)
+serve_stdio(factory, stdin=stdin, stdout=Out())
 print(json.dumps(events))
 """
 

@@ -52,7 +52,7 @@ class Runner:
 def client() -> tuple[Any, FakeFacade]:
     app = Quart(__name__)
     facade = FakeFacade()
-    register_rest(app, Runner(facade), facade_type=FakeFacade)
+    register_rest(app, Runner(facade), {"get", "search", "status"})
     return app.test_client(), facade
 
 

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gno_adapters.mcp.context import RequestContext
-from gno_adapters.mcp.facade import Facade, Facades
+from gno_adapters.mcp.facade import Facades
 from gno_adapters.mcp.jsonrpc import JSONObject
+from gno_core.surface import Facade
 
 if TYPE_CHECKING:
     from gno_core.model import WireModel
