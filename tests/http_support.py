@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -21,7 +21,8 @@ from gno_adapters.http.gateway import Gateway
 from gno_adapters.http.runner import open_gateway, serve_gateway
 from gno_adapters.http.settings import GatewaySettings
 from gno_adapters.mcp.registry import ToolDef
-from tests.wire.mcp_fakes import FakeGno, envelope
+from tests.wire import real_facade
+from tests.wire.real_facade import envelope
 
 CONTRACTS = Path(__file__).resolve().parents[1] / "contracts"
 MODERN = "2026-07-28"
@@ -29,8 +30,7 @@ LEGACY = "2025-11-25"
 ACCEPT = "application/json, text/event-stream"
 
 
-def fake_opener(status: Any) -> FakeGno:
-    return FakeGno()
+Opener = Callable[[Any], Any]
 
 
 class ServerThread:
@@ -99,11 +99,15 @@ def served(
     settings: GatewaySettings | None = None,
     *,
     tools: tuple[ToolDef, ...] | None = None,
+    opener: Opener | None = None,
     **changes: Any,
 ) -> Iterator[ServerThread]:
-    """A real gateway over ``FakeGno`` on a free loopback port for the ``with`` block."""
+    """A real gateway on a free loopback port for the ``with`` block, over the real in-memory
+    facade (``opener``: another one, e.g. ``FakeGno.opener()`` for slow calls)."""
     base = settings or GatewaySettings(port=0, workers=2)
-    gateway, sock = open_gateway(replace(base, **changes), fake_opener, tools=tools)
+    gateway, sock = open_gateway(
+        replace(base, **changes), opener or real_facade.opener(), tools=tools
+    )
     server = ServerThread(gateway, sock).start()
     try:
         yield server
@@ -118,11 +122,15 @@ def in_process(
     peer: str = "127.0.0.1",
     port: int = 8765,
     tools: tuple[ToolDef, ...] | None = None,
+    opener: Opener | None = None,
     **changes: Any,
 ) -> Iterator[tuple[Gateway, httpx.AsyncClient]]:
-    """The gateway's ASGI app without a socket; ``peer`` is the socket address it sees."""
+    """The gateway's ASGI app without a socket; ``peer`` is the socket address it sees. Over the
+    real in-memory facade unless ``opener`` says otherwise."""
     base = settings or GatewaySettings(port=port, workers=2)
-    gateway = Gateway(replace(base, **changes), fake_opener, port=port, tools=tools)
+    gateway = Gateway(
+        replace(base, **changes), opener or real_facade.opener(), port=port, tools=tools
+    )
     try:
         yield gateway, client_for(gateway, peer)
     finally:

@@ -32,6 +32,7 @@ from tests.http_support import (
     served,
     validate_contract,
 )
+from tests.wire.mcp_fakes import FakeGno
 
 ATTACKER = "127.0.0.2"
 #: How long a peer that is not under attack may wait for an answer on a noisy machine.
@@ -358,6 +359,7 @@ def test_a_refused_request_still_sending_its_body_reads_the_refusal(
     big = modern_body("tools/list", {"pad": "x" * (12 * 1024 * 1024)})
     with (
         served(
+            opener=FakeGno.opener(),
             max_active_requests=1,
             max_queued_requests=0,
             rate_limit_per_minute=4,

@@ -37,6 +37,7 @@ from tests.http_support import (
     modern_headers,
     served,
 )
+from tests.wire.mcp_fakes import FakeGno
 
 T = TypeVar("T")
 PORT = 8765
@@ -449,7 +450,10 @@ def test_active_and_queued_slots_then_429(monkeypatch: pytest.MonkeyPatch) -> No
     headers = modern_headers("tools/call", "gno_search")
 
     async def body() -> None:
-        with in_process(max_active_requests=1, max_queued_requests=1) as (gateway, client):
+        with in_process(max_active_requests=1, max_queued_requests=1, opener=FakeGno.opener()) as (
+            gateway,
+            client,
+        ):
             admission = gateway.admission
             first = asyncio.create_task(client.post("/mcp", json=slow, headers=headers))
             while admission.active < 1:
@@ -511,7 +515,7 @@ def test_shutdown_finishes_in_flight_requests_and_refuses_new_ones(
     slow = modern_body("tools/call", {"name": "gno_search", "arguments": {"query": "slow"}})
     headers = modern_headers("tools/call", "gno_search")
     results: dict[str, httpx.Response] = {}
-    with served() as server:
+    with served(opener=FakeGno.opener()) as server:
         with httpx.Client(base_url=server.base, timeout=30) as http:
             http.get("/api/health")
             worker = threading.Thread(

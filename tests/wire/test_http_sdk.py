@@ -20,7 +20,8 @@ from gno_adapters.http.app import create_app
 from gno_adapters.http.gateway import Gateway
 from gno_adapters.http.settings import GatewaySettings
 from gno_adapters.mcp.tools import ALL_TOOLS
-from tests.http_support import ServerThread, fake_opener, served
+from tests.http_support import ServerThread, served
+from tests.wire import real_facade
 
 MODES = ["legacy", "auto", "2026-07-28"]
 EXPECTED_VERSION = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}
@@ -38,7 +39,8 @@ async def exercise(client: Client) -> dict[str, Any]:
     seen["tools"] = [t.name for t in (await client.list_tools()).tools]
     search = await client.call_tool("gno_search", {"query": "foam", "limit": 1})
     seen["search"] = (search.is_error, search.structured_content)
-    got = await client.call_tool("gno_get", {"ref": "#a1b2c3d4", "fromLine": 3, "lineCount": 1})
+    alpha = real_facade.docids()["alpha"]
+    got = await client.call_tool("gno_get", {"ref": alpha, "fromLine": 6, "lineCount": 1})
     seen["get"] = got.content[0].text  # type: ignore[union-attr]
     try:
         await client.call_tool("gno_nope", {})
@@ -59,7 +61,7 @@ def check(seen: dict[str, Any], mode: str) -> None:
     assert seen["tools"] == TOOLS
     is_error, structured = seen["search"]
     assert not is_error and structured["meta"]["totalResults"] == 1
-    assert seen["get"] == "3: Foam notes link ideas."
+    assert seen["get"] == "6: Foam notes link ideas."
     assert seen["unknown_tool"] == -32602
     assert seen["resources"] == ["gno://tags"]
     assert seen["tags"]["tags"] == [{"tag": "work/project", "count": 1}]
@@ -99,7 +101,7 @@ def test_two_sdk_clients_at_once_share_one_gateway(server: ServerThread) -> None
 def in_process(mode: str, peer: str, **settings: Any) -> dict[str, Any]:
     gateway = Gateway(
         GatewaySettings(port=8765, workers=2, **settings),
-        fake_opener,
+        real_facade.opener(),
         port=8765,
     )
     try:
@@ -127,7 +129,7 @@ def test_sdk_client_in_process_from_a_remote_peer_with_a_bearer(tmp_path: Path) 
     token.chmod(0o600)
     gateway = Gateway(
         GatewaySettings(port=8765, workers=2, token_file=token),
-        fake_opener,
+        real_facade.opener(),
         port=8765,
     )
     try:

@@ -24,6 +24,7 @@ from tests.http_support import (
     modern_headers,
     served,
 )
+from tests.wire.mcp_fakes import FakeGno
 
 
 @pytest.fixture(scope="module")
@@ -354,10 +355,16 @@ def test_modern_requests_never_touch_open_sessions(http: httpx.Client) -> None:
     assert post(http, body, {"Mcp-Session-Id": sid}).status_code == 200
 
 
-def test_a_cancelled_legacy_call_is_never_answered(
-    http: httpx.Client, server: ServerThread, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_cancelled_legacy_call_is_never_answered(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GNO_FAKE_SLOW_SECONDS", "0.8")
+    with (
+        served(opener=FakeGno.opener()) as server,
+        httpx.Client(base_url=server.base, timeout=10) as http,
+    ):
+        cancelled_call_is_not_answered(server, http)
+
+
+def cancelled_call_is_not_answered(server: ServerThread, http: httpx.Client) -> None:
     sid, _ = open_session(http)
     headers = {"Mcp-Session-Id": sid}
     call = {"jsonrpc": "2.0", "id": 77, "method": "tools/call"}

@@ -1,4 +1,4 @@
-"""The protocol engine's rules for both eras, driven in-process over the fake facade.
+"""The protocol engine's rules for both eras, driven in-process over the real in-memory facade.
 
 Every result is also checked with ``mcp_types`` (the SDK's wire-shape oracle) for its era.
 """
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from mcp_types import methods
 
-from tests.wire.mcp_fakes import MODERN, Peer, envelope
+from tests.wire.real_facade import MODERN, Peer, envelope
 
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 
@@ -250,7 +250,7 @@ def test_a_tool_outside_the_active_profile_is_32602_like_an_unknown_one() -> Non
     peer.initialize()
     assert error_of(peer.request("tools/call", {"name": "gno_status"}))["code"] == -32602
     assert "error" not in peer.request(
-        "tools/call", {"name": "gno_get", "arguments": {"ref": "#a1b2c3d4"}}
+        "tools/call", {"name": "gno_get", "arguments": {"ref": "gno://notes/alpha.md"}}
     )
 
 

@@ -23,7 +23,7 @@ from gno_adapters.mcp.registry import (
 from gno_adapters.mcp.tools import ALL_TOOLS
 from gno_core.errors import ValidationError
 from gno_core.model.schemas import build_schema
-from tests.wire.mcp_fakes import Peer
+from tests.wire.real_facade import Peer
 
 GOLDEN_DIR = Path(__file__).resolve().parents[2] / "contracts" / "mcp"
 UPDATE = os.environ.get("GNO_UPDATE_GOLDENS") == "1"

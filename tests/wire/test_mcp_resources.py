@@ -1,4 +1,4 @@
-"""Resources over the fake facade: listings, ``gno://tags`` with its query parameters, documents
+"""Resources over the real in-memory facade: listings, ``gno://tags`` with its query parameters, documents
 as line-numbered Markdown with the header comment, and resource errors."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from mcp_types import methods
 
-from tests.wire.mcp_fakes import MODERN, Peer
+from tests.wire.real_facade import MODERN, Peer, docids
 
 
 @pytest.fixture(params=["legacy", "modern"])
@@ -62,15 +62,17 @@ def test_document_resource_is_line_numbered_markdown_with_a_header(rpc: Any) -> 
     assert content["text"] == (
         "<!--\n"
         "  URI: gno://notes/sub%20dir/beta.md\n"
-        "  docid: #b2c3d4e5\n"
+        f"  docid: {docids()['beta']}\n"
         "  source: /notes/sub dir/beta.md\n"
         "  mime: text/markdown\n"
-        "  language: en\n"
         "-->\n"
         "\n"
-        "1: # Beta\n"
-        "2: \n"
-        "3: Another note.\n"
+        "1: ---\n"
+        "2: tags: [work, personal]\n"
+        "3: ---\n"
+        "4: # Beta\n"
+        "5: \n"
+        "6: Another note on ideas.\n"
     )
 
 

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from mcp import Client, MCPError, StdioServerParameters
 
+from tests.wire import real_facade
+
 REPO = Path(__file__).resolve().parents[2]
 FAKE_SERVER = str(Path(__file__).with_name("mcp_fakes.py"))
 MODES = ["legacy", "auto", "2026-07-28"]
@@ -38,10 +40,11 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
         seen["tools"] = [t.name for t in (await client.list_tools()).tools]
         search = await client.call_tool("gno_search", {"query": "foam", "limit": 1})
         seen["search"] = (search.is_error, search.structured_content, search.content[0].text)  # type: ignore[union-attr]
-        got = await client.call_tool("gno_get", {"ref": "#a1b2c3d4", "fromLine": 3, "lineCount": 1})
+        alpha = real_facade.docids()["alpha"]
+        got = await client.call_tool("gno_get", {"ref": alpha, "fromLine": 6, "lineCount": 1})
         seen["get"] = got.content[0].text  # type: ignore[union-attr]
         for name, args in [
-            ("gno_multi_get", {"refs": ["#a1b2c3d4"]}),
+            ("gno_multi_get", {"refs": [alpha]}),
             ("gno_peek", {}),
             ("gno_status", {}),
             ("gno_list_tags", {}),
@@ -68,6 +71,7 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
         return seen
 
     seen = run_client(mode, body)
+    alpha = real_facade.docids()["alpha"]
     assert seen["version"] == EXPECTED_VERSION[mode]
     if mode != "2026-07-28":  # that mode synthesizes discovery and never learns serverInfo
         assert seen["server"] == "gno"
@@ -85,15 +89,15 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
     is_error, structured, text = seen["search"]
     assert not is_error and structured["meta"]["totalResults"] == 1
     assert text.startswith('Found 1 result for "foam"')
-    assert seen["get"] == "3: Foam notes link ideas."
+    assert seen["get"] == "6: Foam notes link ideas."
     assert seen["missing"] == (True, "Error: Document not found: #ffffff")
     assert seen["unknown_tool"] == -32602
     assert seen["resources"] == ["gno://tags"]
     assert seen["templates"] == ["gno://{collection}/{path}", "gno://tags{?collection,prefix}"]
     assert seen["tags"]["tags"] == [{"tag": "work/project", "count": 1}]
     assert (
-        seen["doc"].startswith("<!--\n  URI: gno://notes/alpha.md\n")
-        and "\n1: # Alpha\n" in seen["doc"]
+        seen["doc"].startswith(f"<!--\n  URI: gno://notes/alpha.md\n  docid: {alpha}\n")
+        and "\n4: # Alpha\n5: \n6: Foam notes link ideas.\n" in seen["doc"]
     )
     assert seen["missing_resource"] == (
         -32602,

@@ -1,5 +1,6 @@
-"""Raw JSON lines against a real ``serve_stdio`` process (over the fake facade): era pinning,
-framing, stdout hygiene, cancellation, laziness and shutdown."""
+"""Raw JSON lines against a real ``serve_stdio`` process (over the real in-memory facade, which
+``FakeGno`` slows down where a test cancels): era pinning, framing, stdout hygiene, cancellation,
+laziness and shutdown."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from typing import Any
 import pytest
 
 from gno_core.errors import ValidationError
-from tests.wire.mcp_fakes import MODERN, FakeGno, envelope
+from tests.wire import real_facade
+from tests.wire.real_facade import MODERN, envelope
 
 REPO = Path(__file__).resolve().parents[2]
 FAKE_SERVER = Path(__file__).with_name("mcp_fakes.py")
@@ -242,13 +244,10 @@ class Out(io.BytesIO):
         events.append(["answer", "pydantic" in sys.modules, "gno_core.model" in sys.modules])
         return super().write(data)
 
-def fake_type():
-    from tests.wire.mcp_fakes import FakeGno
-    return FakeGno
-
 def factory():
     events.append(["factory"])
-    return fake_type()()
+    from tests.wire.real_facade import factory as real
+    return real()()
 
 def line(i, method, params):
     return json.dumps({"jsonrpc": "2.0", "id": i, "method": method, "params": params}).encode() + b"\\n"
@@ -277,7 +276,7 @@ def test_an_unknown_profile_fails_before_anything_is_read() -> None:
     with pytest.raises(ValidationError) as caught:
         from gno_adapters.mcp.stdio import serve_stdio
 
-        serve_stdio(FakeGno, profile="tiny", stdin=Unreadable(), stdout=io.BytesIO())
+        serve_stdio(real_facade.factory(), profile="tiny", stdin=Unreadable(), stdout=io.BytesIO())
     assert caught.value.code == "VALIDATION"
 
 

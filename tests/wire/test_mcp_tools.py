@@ -1,4 +1,4 @@
-"""Each tool over the fake facade: model-visible text, ``structuredContent`` validated against the
+"""Each tool over the real in-memory facade (``real_facade.NOTES``): model-visible text, ``structuredContent`` validated against the
 committed contract in ``contracts/``, and ``isError`` results with the spec's messages."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from mcp_types import methods
 
-from tests.wire.mcp_fakes import MODERN, Peer
+from tests.wire.mcp_fakes import FakeGno
+from tests.wire.real_facade import ALPHA, BETA, MODERN, Peer, adapters, docids, factory
 
 CONTRACTS = Path(__file__).resolve().parents[2] / "contracts"
 OUTPUTS = {
@@ -73,10 +74,11 @@ def test_search(call: Any) -> None:
     result = call("gno_search", query="foam", limit=1)
     assert text_of(result) == (
         'Found 1 result for "foam"\n\n'
-        "1. #a1b2c3d4 - gno://notes/alpha.md (1.00)\n"
+        f"1. {docids()['alpha']} - {ALPHA} (1.00)\n"
         "   Title: Alpha\n"
-        "   Line: 3\n"
-        "   Foam notes link ideas."
+        "   Line: 6\n"
+        "   Foam notes link ideas.\n"
+        "   Second line."
     )
     assert result["structuredContent"]["meta"] == {
         "query": "foam",
@@ -110,10 +112,22 @@ def test_search_accepts_project_hints_without_effect(call: Any) -> None:
 
 def test_vsearch(call: Any) -> None:
     result = call("gno_vsearch", query="foam", limit=1, exclude=["draft"], intent="notes")
-    assert text_of(result).startswith('Found 1 result for "foam" (mode: vector)\n\n1. #a1b2c3d4')
+    assert text_of(result).startswith(
+        f'Found 1 result for "foam" (mode: vector)\n\n1. {docids()["alpha"]} - {ALPHA} (0.83)'
+    )
     assert result["structuredContent"]["meta"]["vectorsUsed"] is True
-    missing = call("gno_vsearch", query="novectors")
-    assert missing["isError"] is True and "gno index" in text_of(missing)
+
+
+def test_vsearch_before_embedding_names_the_command_to_run() -> None:
+    peer = Peer(facade=factory(adapters(embedded=False)))
+    peer.initialize()
+    params = {"name": "gno_vsearch", "arguments": {"query": "foam"}}
+    missing = peer.request("tools/call", params)["result"]
+    assert missing["isError"] is True
+    assert text_of(missing) == (
+        "Error: No vectors for gno/hash-embedder in this index yet: run `gno embed` "
+        "(or `gno index`) first"
+    )
 
 
 def test_query_passes_every_control_through(call: Any) -> None:
@@ -134,7 +148,14 @@ def test_query_passes_every_control_through(call: Any) -> None:
         {"mode": "term", "text": "link"},
         {"mode": "hyde", "text": "Notes link."},
     ]
-    assert meta["explain"] == [{"stage": "fusion", "message": "RRF k=60, 2 unique"}]
+    explain = {line["stage"]: line["message"] for line in meta["explain"]}
+    assert explain["depth"].startswith("balanced: candidateLimit 7,")
+    assert explain["term1"] == "1 hits (limit 20): link"  # the term mode ran, trimmed
+    assert explain["expansion"] == "skipped: queryModes given"
+    assert explain["graph"].startswith("skipped:")  # graph=False, and no link graph either
+    assert explain["fusion"].startswith("RRF k=60, 2 unique from bm25(2), term1(0.5)")
+    uris = [r["uri"] for r in result["structuredContent"]["results"]]
+    assert uris == [ALPHA, BETA]
     assert text_of(result).endswith("(vectorsUsed: true, reranked: false, expanded: false)")
 
 
@@ -155,21 +176,23 @@ def test_query_validation(call: Any) -> None:
 
 
 def test_similar(call: Any) -> None:
-    result = call("gno_similar", ref="#a1b2c3d4", limit=3, threshold=0.5)
+    result = call("gno_similar", ref=docids()["alpha"], limit=3, threshold=0.5)
     assert text_of(result) == (
-        "Found 1 similar document for gno://notes/alpha.md:\n\n"
-        " [#b2c3d4e5] gno://notes/sub%20dir/beta.md (0.80)"
+        f"Found 1 similar document for {ALPHA}:\n\n [{docids()['beta']}] {BETA} (0.69)"
     )
     assert result["structuredContent"]["meta"]["threshold"] == 0.5
+    strict = call("gno_similar", ref=ALPHA, threshold=0.9)
+    assert strict["structuredContent"]["similar"] == []
     assert text_of(call("gno_similar", ref="#ffffff")) == "Error: Document not found: #ffffff"
-    assert call("gno_similar", ref="#a1b2c3d4", limit=51)["isError"] is True
+    assert call("gno_similar", ref=ALPHA, limit=51)["isError"] is True
 
 
 def test_get_renders_line_numbers_from_the_first_returned_line(call: Any) -> None:
-    result = call("gno_get", ref="#a1b2c3d4", fromLine=3, lineCount=2)
-    assert text_of(result) == "3: Foam notes link ideas.\n4: Second line."
+    result = call("gno_get", ref=docids()["alpha"], fromLine=6, lineCount=2)
+    assert text_of(result) == "6: Foam notes link ideas.\n7: Second line."
     assert result["structuredContent"]["content"] == "Foam notes link ideas.\nSecond line.\n"
-    assert result["structuredContent"]["returnedLines"] == {"start": 3, "end": 4}
+    assert result["structuredContent"]["returnedLines"] == {"start": 6, "end": 7}
+    assert result["structuredContent"]["tags"] == ["work", "work/project"]
     whole = call("gno_get", ref="gno://notes/alpha.md", lineNumbers=False)
     assert text_of(whole) == whole["structuredContent"]["content"]
 
@@ -177,16 +200,19 @@ def test_get_renders_line_numbers_from_the_first_returned_line(call: Any) -> Non
 def test_get_errors(call: Any) -> None:
     assert text_of(call("gno_get", ref="#ffffff")) == "Error: Document not found: #ffffff"
     assert call("gno_get", ref="notes")["isError"] is True
-    assert call("gno_get", ref="#a1b2c3d4", fromLine=0)["isError"] is True
+    assert call("gno_get", ref=docids()["alpha"], fromLine=0)["isError"] is True
+    past = call("gno_get", ref=ALPHA, fromLine=9)
+    assert past["isError"] is True and "past the end" in text_of(past)
     missing_index = call("gno_get", ref="gno://notes/alpha.md?index=elsewhere")
     assert text_of(missing_index) == "Error: Index not found: elsewhere"
 
 
 def test_multi_get(call: Any) -> None:
-    result = call("gno_multi_get", refs=["#a1b2c3d4", "#ffffff"], maxBytes=12)
+    alpha = docids()["alpha"]
+    result = call("gno_multi_get", refs=[alpha, "#ffffff"], maxBytes=12)
     text = text_of(result)
     assert text.startswith(
-        "Retrieved 1 document (1 skipped)\n\n=== gno://notes/alpha.md (#a1b2c3d4) ===\n1: # Alpha"
+        f"Retrieved 1 document (1 skipped)\n\n=== {ALPHA} ({alpha}) ===\n1: ---\n"
     )
     assert "[truncated at maxBytes" in text
     assert "- #ffffff: not found (Document not found: #ffffff)" in text
@@ -196,7 +222,7 @@ def test_multi_get(call: Any) -> None:
         "skipped": 1,
         "maxBytes": 12,
     }
-    both = call("gno_multi_get", refs=["#a1b2c3d4"], pattern="notes/*")
+    both = call("gno_multi_get", refs=[alpha], pattern="notes/*")
     assert text_of(both) == "Error: Provide either refs or pattern, not both"
 
 
@@ -206,9 +232,10 @@ def test_peek_and_status(call: Any) -> None:
         "schema: peek@1.0\ninitialized: yes\ndocuments: 2\ncollections: 1\nindex: default\n"
     )
     assert "serve: not running" in peek
+    assert f"  {docids()['alpha']} {ALPHA} (" in peek
     status = call("gno_status")
     assert text_of(status).startswith(
-        "Index: default\nCollections: 1\nDocuments: 2\nChunks: 2\nEmbedding backlog: 2\n"
+        "Index: default\nCollections: 1\nDocuments: 2\nChunks: 2\nEmbedding backlog: 0\n"
     )
     assert status["structuredContent"]["resident"] == {"mode": "stdio", "resident": False}
 
@@ -224,15 +251,11 @@ def test_list_tags(call: Any) -> None:
     assert text_of(call("gno_list_tags", collection="nope")) == "Error: Collection not found: nope"
 
 
-def test_an_unexpected_failure_is_an_error_result_without_internals(
-    call: Any, monkeypatch: Any
-) -> None:
-    from tests.wire.mcp_fakes import FakeGno
-
-    def boom(self: Any) -> Any:
-        raise RuntimeError("secret internals")
-
-    monkeypatch.setattr(FakeGno, "peek", boom)
-    result = call("gno_peek")
+def test_an_unexpected_failure_is_an_error_result_without_internals() -> None:
+    failing = FakeGno(failing={"peek": RuntimeError("secret internals")})
+    peer = Peer(facade=lambda: failing)
+    peer.initialize()
+    result = peer.request("tools/call", {"name": "gno_peek", "arguments": {}})["result"]
     assert result["isError"] is True
     assert "secret" not in text_of(result)
+    assert text_of(result).startswith("Error: ")
