@@ -18,12 +18,16 @@ from gno_adapters.bootstrap import Adapters, build, in_memory
 from gno_core.facade import Gno
 
 #: Two notes in one collection, one under a folder with a space (URIs escape it), with
-#: nested tags; only ``alpha.md`` mentions foam, so a search for it has one answer.
+#: nested tags; only ``alpha.md`` mentions foam, so a search for it has one answer;
+#: ``beta.md`` has enough English stopwords for a language hint (``alpha.md`` has none).
 NOTES: dict[str, str] = {
     "alpha.md": (
         "---\ntags: [work, work/project]\n---\n# Alpha\n\nFoam notes link ideas.\nSecond line.\n"
     ),
-    "sub dir/beta.md": "---\ntags: [work, personal]\n---\n# Beta\n\nAnother note on ideas.\n",
+    "sub dir/beta.md": (
+        "---\ntags: [work, personal]\n---\n# Beta\n\n"
+        "Another note on ideas, and the things that we have to write down before they are gone.\n"
+    ),
 }
 ALPHA = "gno://notes/alpha.md"
 BETA = "gno://notes/sub%20dir/beta.md"

@@ -65,6 +65,7 @@ def test_document_resource_is_line_numbered_markdown_with_a_header(rpc: Any) -> 
         f"  docid: {docids()['beta']}\n"
         "  source: /notes/sub dir/beta.md\n"
         "  mime: text/markdown\n"
+        "  language: en\n"
         "-->\n"
         "\n"
         "1: ---\n"
@@ -72,7 +73,8 @@ def test_document_resource_is_line_numbered_markdown_with_a_header(rpc: Any) -> 
         "3: ---\n"
         "4: # Beta\n"
         "5: \n"
-        "6: Another note on ideas.\n"
+        "6: Another note on ideas, and the things that we have to write down before they are "
+        "gone.\n"
     )
 
 

@@ -178,7 +178,7 @@ def test_query_validation(call: Any) -> None:
 def test_similar(call: Any) -> None:
     result = call("gno_similar", ref=docids()["alpha"], limit=3, threshold=0.5)
     assert text_of(result) == (
-        f"Found 1 similar document for {ALPHA}:\n\n [{docids()['beta']}] {BETA} (0.69)"
+        f"Found 1 similar document for {ALPHA}:\n\n [{docids()['beta']}] {BETA} (0.59)"
     )
     assert result["structuredContent"]["meta"]["threshold"] == 0.5
     strict = call("gno_similar", ref=ALPHA, threshold=0.9)
