@@ -41,7 +41,9 @@ def test_alias_bomb_fails_fast_with_the_node_bound(parser: YamlFrontmatterParser
     started = time.monotonic()
     message = _rejected(parser, _bomb(9, 9))
     assert f"expands to more than {MAX_FRONTMATTER_NODES} nodes" in message
-    assert time.monotonic() - started < 2
+    # A guard against the unbounded expansion (minutes and gigabytes), not a speed target: the
+    # bound is loose enough for a loaded 2-core machine; the figure lives in the ingest suite.
+    assert time.monotonic() - started < 20
 
 
 def test_aliases_within_the_bound_still_expand() -> None:
