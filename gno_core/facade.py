@@ -30,7 +30,6 @@ from gno_core.model import (
 from gno_core.model.embedding import EmbedResult, IndexResult
 from gno_core.model.requests import QueryRequest, SearchRequest
 from gno_core.model.similar import SimilarResults
-from gno_core.model.status import ResidentMode
 from gno_core.ports import (
     Clock,
     ConfigRepository,
@@ -82,10 +81,7 @@ class Gno:
         self.documents = Documents(self.handle, open_index)
         self.collections = Collections(self.handle)
         self.runs = IndexRuns(self.handle, self.collections, tree, frontmatter, embedder)
-        fallback = ResidentStatus(mode=_resident_mode(mode), resident=False)
-        self.health = Health(
-            self.handle, resident, self._fingerprint, resident_status or (lambda: fallback)
-        )
+        self.health = Health(self.handle, resident, self._fingerprint, mode, resident_status)
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -245,10 +241,3 @@ class Gno:
 
     def _fingerprint(self) -> str | None:
         return self._embedder.fingerprint if self._embedder is not None else None
-
-
-def _resident_mode(mode: str) -> ResidentMode:
-    for known in ("serve", "daemon", "stdio"):
-        if mode == known:
-            return known
-    return "direct-cli"

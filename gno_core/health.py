@@ -20,6 +20,7 @@ from gno_core.model import (
     Status,
     StatusCapabilities,
 )
+from gno_core.model.status import ResidentMode
 from gno_core.ports import ResidentProbe
 from gno_core.retrieval.dates import iso_from_ns
 
@@ -32,12 +33,16 @@ class Health:
         handle: IndexHandle,
         resident: ResidentProbe,
         fingerprint: Callable[[], str | None],
-        resident_status: Callable[[], ResidentStatus],
+        mode: str = "direct-cli",
+        resident_status: Callable[[], ResidentStatus] | None = None,
     ) -> None:
+        """``resident_status`` reports a resident server's own state; without one, status
+        reports ``mode`` (how this process serves: CLI, stdio MCP ...) as not resident."""
         self.handle = handle
         self._resident = resident
         self._fingerprint = fingerprint
-        self._resident_status = resident_status
+        fallback = ResidentStatus(mode=_resident_mode(mode), resident=False)
+        self._resident_status = resident_status or (lambda: fallback)
 
     def status(self) -> Status:
         config = self.handle.load_config()
@@ -138,3 +143,10 @@ class Health:
             ],
             serve=serve,
         )
+
+
+def _resident_mode(mode: str) -> ResidentMode:
+    for known in ("serve", "daemon", "stdio"):
+        if mode == known:
+            return known
+    return "direct-cli"
