@@ -16,8 +16,7 @@ from gno_core.errors import (
     RuntimeFailure,
     ValidationError,
 )
-
-__version__ = "0.1.0"
+from gno_core.version import __version__
 
 __all__ = [
     "GnoError",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gno_core import __version__
 from gno_core.index_handle import IndexHandle
 from gno_core.model import (
     ChunkingPolicy,
@@ -23,6 +22,7 @@ from gno_core.model import (
 from gno_core.model.status import ResidentMode
 from gno_core.ports import ResidentProbe
 from gno_core.retrieval.dates import iso_from_ns
+from gno_core.version import __version__
 
 __all__ = ["Health"]
 

@@ -2,11 +2,37 @@
 
 - ``open_gno(index)``: the local adapter set (files, SQLite, ONNX models) for one named index;
 - ``build(in_memory(notes))``: the same facade over fakes, for tests;
-- ``build(adapters)``: any other ``Adapters`` set.
+- ``build(adapters)``: any other ``Adapters`` set;
+- ``resident``: the lifecycle of the resident gateway (lock, pid file, detach, stop);
+- ``models``: which embedder and reranker a facade gets, and the model store;
+- ``paths``: where an index's files live.
+
+The names are imported on first use (PEP 562), so ``gno serve --status`` or ``gno models``
+load no storage adapter.
 """
 
-from gno_adapters.bootstrap.adapters import Adapters, build
-from gno_adapters.bootstrap.local import open_gno
-from gno_adapters.bootstrap.memory import in_memory
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gno_adapters.bootstrap.adapters import Adapters, build
+    from gno_adapters.bootstrap.local import open_gno
+    from gno_adapters.bootstrap.memory import in_memory
 
 __all__ = ["Adapters", "build", "in_memory", "open_gno"]
+
+_HOMES = {
+    "Adapters": "gno_adapters.bootstrap.adapters",
+    "build": "gno_adapters.bootstrap.adapters",
+    "open_gno": "gno_adapters.bootstrap.local",
+    "in_memory": "gno_adapters.bootstrap.memory",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(home), name)

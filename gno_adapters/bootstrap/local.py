@@ -7,12 +7,12 @@ import os
 from collections.abc import Mapping
 
 from gno_adapters.bootstrap.adapters import Adapters, ResidentStatusSource, build
+from gno_adapters.bootstrap.models import SemanticModels
+from gno_adapters.bootstrap.resident import PidFileResidentProbe
 from gno_adapters.clock import SystemClock
 from gno_adapters.config import GnoPaths, YamlConfigRepository, resolve_paths
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
 from gno_adapters.files.walker import LocalSourceTree
-from gno_adapters.model_wiring import SemanticModels
-from gno_adapters.resident import PidFileResidentProbe
 from gno_adapters.sqlite import ApswIndexProvider
 from gno_core.errors import NotFoundError
 from gno_core.facade import Gno

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from gno_cli.output import Progress, emit, emit_json
 
 if TYPE_CHECKING:
-    from gno_adapters.models.store import ModelStore
+    from gno_adapters.bootstrap.models import ModelStore
     from gno_cli.context import Context
     from gno_core.models import ModelRole, ModelStatus
 
@@ -38,12 +38,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _store(ctx: Context, offline: bool = False) -> ModelStore:
-    from gno_adapters.config import resolve_paths
-    from gno_adapters.models.store import ModelStore
+    from gno_adapters.bootstrap.models import model_store
 
     env_offline = any(os.environ.get(v) == "1" for v in ("GNO_OFFLINE", "HF_HUB_OFFLINE"))
-    paths = resolve_paths(ctx.args.index, ctx.args.config)
-    return ModelStore(paths.models_dir, offline=offline or env_offline)
+    return model_store(ctx.args.index, ctx.args.config, offline=offline or env_offline)
 
 
 def _split(ref: str) -> tuple[ModelRole, str | None]:

@@ -4,6 +4,9 @@ with ``--status`` and ``--stop``.
 ``serve`` listens on loopback only and carries the REST API beside ``/mcp``; ``daemon`` is
 headless (``/mcp`` and resident status) and may listen beyond loopback with a bearer token file
 and exact Host/Origin allowlists. Flags override the ``gateway`` block of the config file.
+
+The lifecycle (lock, pid file, gateway, detach, stop) is ``gno_adapters.bootstrap.resident``;
+this module parses flags and prints.
 """
 
 from __future__ import annotations
@@ -13,18 +16,12 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gno_cli.output import emit, emit_json
-from gno_core.errors import RuntimeFailure, ValidationError
 
 if TYPE_CHECKING:
-    from gno_adapters.config import GnoPaths
-    from gno_adapters.http.gateway import Gateway
-    from gno_adapters.http.process import PidRecord
-    from gno_adapters.http.settings import GatewaySettings
     from gno_cli.context import Context
-    from gno_core.model import ProcessStatus
 
 NOT_RUNNING = 3
 START_TIMEOUT = 60.0
@@ -70,7 +67,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_resident(ctx: Context) -> int:
-    from gno_adapters.config import resolve_paths
+    from gno_adapters.bootstrap import resident
+    from gno_adapters.bootstrap.paths import resolve_paths
 
     a = ctx.args
     paths = resolve_paths(a.index, a.config)
@@ -79,24 +77,9 @@ def run_resident(ctx: Context) -> int:
         return _status(ctx, pid_file)
     if a.stop:
         return _stop(ctx, a.resident_cmd, pid_file)
-    settings = _settings(ctx, paths)
-    if a.detach:
-        log_file = _absolute(a.log_file) or paths.data_dir / f"{a.resident_cmd}.log"
-        return _detach(ctx, settings, pid_file, log_file)
-    return _foreground(ctx, settings, paths, pid_file)
-
-
-def _settings(ctx: Context, paths: GnoPaths) -> GatewaySettings:
-    from gno_adapters.config import YamlConfigRepository
-    from gno_adapters.http.settings import resolve_settings
-    from gno_core.config import GatewayConfig
-
-    repo = YamlConfigRepository(paths.config_file)
-    config = repo.load().gateway if repo.exists() else GatewayConfig()
-    a = ctx.args
-    return resolve_settings(
+    settings = resident.gateway_settings(
         a.resident_cmd,
-        config,
+        paths,
         host=a.host,
         port=a.port,
         tool_profile=a.mcp_tool_profile,
@@ -105,28 +88,26 @@ def _settings(ctx: Context, paths: GnoPaths) -> GatewaySettings:
         allowed_hosts=a.mcp_allowed_host,
         allowed_origins=a.mcp_allowed_origin,
     )
+    if a.detach:
+        log_file = _absolute(a.log_file) or paths.data_dir / f"{a.resident_cmd}.log"
+        argv = _child_argv(ctx, pid_file, log_file)
+        record = resident.detach(argv, settings.mode, pid_file, log_file, START_TIMEOUT)
+        if ctx.json:
+            emit_json(resident.process_status(pid_file, record, probe=False))
+        else:
+            emit(
+                f"gno {settings.mode} is running in the background: pid {record.pid}, "
+                f"{resident.url(settings.bind_host, record.port)}/mcp (log: {log_file})"
+            )
+        return 0
 
-
-def _foreground(ctx: Context, settings: GatewaySettings, paths: GnoPaths, pid_file: Path) -> int:
-    from gno_adapters.bootstrap import open_gno
-    from gno_adapters.http.process import ResidentLock, remove_pid_file, write_pid_file
-    from gno_adapters.http.runner import run_gateway
-
-    a = ctx.args
     logging.basicConfig(
         level=logging.WARNING if ctx.quiet else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    lock = ResidentLock(paths.data_dir, pid_file, settings.mode)
-    lock.acquire()
 
-    def opener(status: Any) -> Any:
-        return open_gno(a.index, a.config, mode=settings.mode, resident_status=status)
-
-    def ready(gateway: Gateway) -> None:
-        write_pid_file(pid_file, _record(gateway, _absolute(a.log_file)))
-        where = _url(gateway.settings.bind_host, gateway.port)
+    def announce(where: str) -> None:
         writes = "on" if settings.enable_write else "off"
         print(
             f"gno {settings.mode}: listening on {where} (MCP at /mcp; tool profile "
@@ -135,72 +116,15 @@ def _foreground(ctx: Context, settings: GatewaySettings, paths: GnoPaths, pid_fi
             flush=True,
         )
 
-    try:
-        return run_gateway(settings, opener, ready=ready)
-    except OSError as exc:
-        raise RuntimeFailure(
-            f"Cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}"
-        ) from exc
-    finally:
-        remove_pid_file(pid_file, os.getpid())
-        lock.release()
-
-
-def _record(gateway: Gateway, log_file: Path | None) -> PidRecord:
-    from gno_adapters.http.process import PidRecord, now_iso
-    from gno_core import __version__
-
-    s = gateway.settings
-    probe = s.bind_host
-    if s.wildcard:
-        probe = "::1" if s.host.strip() in ("::", "[::]") else "127.0.0.1"
-    base = _url(probe, gateway.port)
-    status_host = base.removeprefix("http://") if s.loopback or not s.allowed_hosts else None
-    return PidRecord(
-        pid=os.getpid(),
-        port=gateway.port,
-        cmd=s.mode,
-        version=__version__,
-        started_at=now_iso(),
-        host=s.host,
-        log_file=str(log_file) if log_file else None,
-        status_url=base + "/api/resident/status",
-        status_host=status_host or s.allowed_hosts[0],
-        token_file=str(s.token_file) if s.token_file else None,
+    return resident.run_foreground(
+        settings,
+        paths,
+        pid_file,
+        index=a.index,
+        config_path=a.config,
+        log_file=_absolute(a.log_file),
+        announce=announce,
     )
-
-
-def _detach(ctx: Context, settings: GatewaySettings, pid_file: Path, log_file: Path) -> int:
-    from gno_adapters.http.process import (
-        is_alive,
-        read_pid_file,
-        spawn_detached,
-        wait_for_start,
-    )
-    from gno_core.errors import ConflictError
-
-    cmd = settings.mode
-    existing = read_pid_file(pid_file)
-    if existing is not None and is_alive(existing.pid):
-        raise ConflictError(
-            f"gno {existing.cmd} is already running (pid {existing.pid}, port {existing.port}); "
-            f"stop it with `gno {existing.cmd} --stop`"
-        )
-    pid = spawn_detached(_child_argv(ctx, pid_file, log_file), log_file)
-    record = wait_for_start(pid, pid_file, START_TIMEOUT)
-    if record is None:
-        raise RuntimeFailure(
-            f"gno {cmd} did not start; the end of {log_file}:\n{_tail(log_file)}",
-            details={"logFile": str(log_file)},
-        )
-    if ctx.json:
-        emit_json(_process_status(pid_file, record, probe=False))
-    else:
-        emit(
-            f"gno {cmd} is running in the background: pid {record.pid}, "
-            f"{_url(settings.bind_host, record.port)}/mcp (log: {log_file})"
-        )
-    return 0
 
 
 def _child_argv(ctx: Context, pid_file: Path, log_file: Path) -> list[str]:
@@ -234,11 +158,10 @@ def _child_argv(ctx: Context, pid_file: Path, log_file: Path) -> list[str]:
 
 
 def _status(ctx: Context, pid_file: Path) -> int:
-    from gno_adapters.http.process import is_alive, read_pid_file
+    from gno_adapters.bootstrap import resident
 
-    record = read_pid_file(pid_file)
-    live = record if record is not None and is_alive(record.pid) else None
-    status = _process_status(pid_file, live, probe=True)
+    live = resident.live_record(pid_file)
+    status = resident.process_status(pid_file, live, probe=True)
     if ctx.json:
         emit_json(status)
     elif live is None:
@@ -261,85 +184,18 @@ def _status(ctx: Context, pid_file: Path) -> int:
     return 0 if status.running else NOT_RUNNING
 
 
-def _process_status(pid_file: Path, record: PidRecord | None, *, probe: bool) -> ProcessStatus:
-    from gno_adapters.http.process import log_size, probe_resident, uptime_seconds
-    from gno_core.model import ProcessStatus, ResidentStatus
-
-    if record is None:
-        return ProcessStatus(
-            running=False,
-            pid=None,
-            port=None,
-            cmd=None,
-            version=None,
-            started_at=None,
-            uptime_seconds=None,
-            resident=None,
-            pid_file=str(pid_file),
-            log_file=None,
-            log_size_bytes=None,
-        )
-    resident = None
-    raw = probe_resident(record) if probe else None
-    if raw is not None:
-        try:
-            resident = ResidentStatus.model_validate(raw)
-        except ValueError:
-            resident = None
-    return ProcessStatus(
-        running=True,
-        pid=record.pid,
-        port=record.port,
-        cmd="daemon" if record.cmd == "daemon" else "serve",
-        version=record.version,
-        started_at=record.started_at,
-        uptime_seconds=uptime_seconds(record.started_at),
-        resident=resident,
-        pid_file=str(pid_file),
-        log_file=record.log_file,
-        log_size_bytes=log_size(record.log_file),
-    )
-
-
 def _stop(ctx: Context, cmd: str, pid_file: Path) -> int:
-    from gno_adapters.http.process import is_alive, read_pid_file, stop_process
+    from gno_adapters.bootstrap import resident
 
-    record = read_pid_file(pid_file)
-    if record is None or not is_alive(record.pid):
-        if record is not None:
-            pid_file.unlink(missing_ok=True)  # stale: names a process that is gone
-        if ctx.json:
-            emit_json(_process_status(pid_file, None, probe=False))
-        else:
-            emit(f"gno {cmd} is not running (no live pid file at {pid_file})")
-        return NOT_RUNNING
-    if record.cmd != cmd:
-        raise ValidationError(
-            f"The resident server here is gno {record.cmd} (pid {record.pid}); stop it with "
-            f"`gno {record.cmd} --stop`"
-        )
-    if not stop_process(record.pid):
-        raise RuntimeFailure(f"gno {cmd} (pid {record.pid}) did not stop")
-    if read_pid_file(pid_file) == record:
-        pid_file.unlink(missing_ok=True)
+    record = resident.stop(cmd, pid_file)
     if ctx.json:
-        emit_json(_process_status(pid_file, None, probe=False))
+        emit_json(resident.process_status(pid_file, None, probe=False))
+    elif record is None:
+        emit(f"gno {cmd} is not running (no live pid file at {pid_file})")
     else:
         emit(f"Stopped gno {cmd} (pid {record.pid})")
-    return 0
+    return NOT_RUNNING if record is None else 0
 
 
 def _absolute(value: str | Path | None) -> Path | None:
     return Path(value).expanduser().resolve() if value else None
-
-
-def _url(host: str, port: int) -> str:
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}"
-
-
-def _tail(path: Path, lines: int = 20) -> str:
-    try:
-        return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
-    except OSError:
-        return "(no log)"

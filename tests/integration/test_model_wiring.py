@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gno_adapters.model_wiring import LazyOnnxEmbedder, SemanticModels
+from gno_adapters.bootstrap.models import LazyOnnxEmbedder, SemanticModels
 from gno_adapters.models import ModelStore
 from gno_adapters.onnx import OnnxEmbedder
 from gno_core.models import ModelRole

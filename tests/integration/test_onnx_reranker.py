@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gno_adapters.model_wiring import LazyOnnxReranker, SemanticModels
+from gno_adapters.bootstrap.models import LazyOnnxReranker, SemanticModels
 from gno_adapters.models import ModelStore
 from gno_adapters.onnx.reranker import OnnxReranker
 from gno_core.errors import ModelUnavailableError

@@ -128,7 +128,7 @@ def test_embedding_cache_folder_is_owner_only_before_a_graph_is_built(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import gno_adapters.onnx.embedder as onnx_embedder
-    from gno_adapters.model_wiring import SemanticModels
+    from gno_adapters.bootstrap.models import SemanticModels
 
     built: list[object] = []
 

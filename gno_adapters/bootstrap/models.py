@@ -28,9 +28,13 @@ from gno_core.models import ModelFormat, ModelLocation, ModelRole
 from gno_core.ports.embedder import TextProfile, Vector, embedding_fingerprint
 
 if TYPE_CHECKING:
+    from gno_adapters.models.store import ModelStore
     from gno_adapters.onnx.embedder import OnnxEmbedder
     from gno_adapters.onnx.graph_cache import Precision
     from gno_adapters.onnx.reranker import OnnxReranker
+
+#: ``ModelStore`` is named here for the CLI's type hints; ``model_store`` builds one.
+__all__ = ["LazyOnnxEmbedder", "LazyOnnxReranker", "ModelStore", "SemanticModels", "model_store"]
 
 EMBED_ENV = "GNO_EMBED_MODEL"
 PRECISION_ENV = "GNO_EMBED_PRECISION"
@@ -153,3 +157,11 @@ class SemanticModels:
                 self.reranker = LazyOnnxReranker(store.resolve(ModelRole.RERANK, rerank_ref))
             except (GnoError, ValueError) as exc:
                 self.unavailable["rerank"] = getattr(exc, "message", str(exc))
+
+
+def model_store(index: str | None, config_path: str | None, *, offline: bool = False) -> ModelStore:
+    """The model store of ``index``'s data folders (``gno models``)."""
+    from gno_adapters.config import resolve_paths
+    from gno_adapters.models.store import ModelStore
+
+    return ModelStore(resolve_paths(index, config_path).models_dir, offline=offline)

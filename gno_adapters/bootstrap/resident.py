@@ -1,4 +1,5 @@
-"""Resident process lifecycle: one owner per data directory, the pid file, detach, status, stop.
+"""The resident process lifecycle (``gno serve`` / ``gno daemon``): one owner per data directory,
+the pid file, the foreground gateway, detach, status, stop; and the pid-file ``ResidentProbe``.
 
 * Ownership is an exclusive ``flock`` on ``<data>/resident.lock``, held for the life of the
   server: a second ``gno serve`` / ``gno daemon`` on the same data directory is refused.
@@ -8,6 +9,9 @@
 * ``--detach`` starts the same command in a new session with its output in a log file and
   returns once the child's pid file names it. ``--stop`` sends SIGTERM, polls every 100 ms for
   up to 10 s, then SIGKILL and 2 s more.
+
+The pid file has one parser (``read_pid_file``): the lifecycle and ``PidFileResidentProbe``
+(which tells ``peek`` and ``status`` where the resident server listens) both read it.
 """
 
 from __future__ import annotations
@@ -20,9 +24,18 @@ import time
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from gno_core.errors import ConflictError, RuntimeFailure
+from gno_adapters.clock import SystemClock
+from gno_core.errors import ConflictError, RuntimeFailure, ValidationError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from gno_adapters.config import GnoPaths
+    from gno_adapters.http.gateway import Gateway
+    from gno_adapters.http.settings import GatewaySettings, Mode
+    from gno_core.model import ProcessStatus
 
 LOCK_NAME = "resident.lock"
 STOP_TERM_SECONDS = 10.0
@@ -107,16 +120,21 @@ def is_alive(pid: int) -> bool:
     return state != "Z"
 
 
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+def _now(clock: SystemClock) -> datetime:
+    return datetime.fromtimestamp(clock.now_ns() / 1e9, UTC)
 
 
-def uptime_seconds(started_at: str) -> float | None:
+def now_iso(clock: SystemClock | None = None) -> str:
+    now = _now(clock or SystemClock())
+    return now.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def uptime_seconds(started_at: str, clock: SystemClock | None = None) -> float | None:
     try:
         started = datetime.fromisoformat(started_at.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return max(0.0, round((datetime.now(UTC) - started).total_seconds(), 3))
+    return max(0.0, round((_now(clock or SystemClock()) - started).total_seconds(), 3))
 
 
 class ResidentLock:
@@ -258,3 +276,194 @@ def log_size(path: str | None) -> int | None:
         return os.stat(path).st_size
     except OSError:
         return None
+
+
+class PidFileResidentProbe:
+    """``ResidentProbe`` over the pid file: where a live resident server listens, if any."""
+
+    def __init__(self, pid_file: Path) -> None:
+        self._pid_file = pid_file
+
+    def serve_url(self) -> str | None:
+        record = read_pid_file(self._pid_file)
+        if record is None:
+            return None
+        try:
+            os.kill(record.pid, 0)
+        except ProcessLookupError:
+            return None
+        except PermissionError:
+            pass  # alive, owned by someone else
+        return f"http://localhost:{record.port}"
+
+
+# -- the lifecycle as the CLI drives it ---------------------------------------------------------
+
+
+def gateway_settings(cmd: Mode, paths: GnoPaths, **flags: Any) -> GatewaySettings:
+    """The gateway settings of ``cmd``: the config file's ``gateway`` block under the flags."""
+    from gno_adapters.config import YamlConfigRepository
+    from gno_adapters.http.settings import resolve_settings
+    from gno_core.config import GatewayConfig
+
+    repo = YamlConfigRepository(paths.config_file)
+    config = repo.load().gateway if repo.exists() else GatewayConfig()
+    return resolve_settings(cmd, config, **flags)
+
+
+def run_foreground(
+    settings: GatewaySettings,
+    paths: GnoPaths,
+    pid_file: Path,
+    *,
+    index: str | None,
+    config_path: str | None,
+    log_file: Path | None,
+    announce: Callable[[str], None],
+) -> int:
+    """Own the data directory, serve the gateway over ``open_gno`` until a signal, and keep
+    the pid file while warm; ``announce`` gets the listening URL once it is written."""
+    from gno_adapters.bootstrap.local import open_gno
+    from gno_adapters.http.runner import run_gateway
+
+    lock = ResidentLock(paths.data_dir, pid_file, settings.mode)
+    lock.acquire()
+
+    def opener(status: Any) -> Any:
+        return open_gno(index, config_path, mode=settings.mode, resident_status=status)
+
+    def ready(gateway: Gateway) -> None:
+        write_pid_file(pid_file, pid_record(gateway, log_file))
+        announce(url(gateway.settings.bind_host, gateway.port))
+
+    try:
+        return run_gateway(settings, opener, ready=ready)
+    except OSError as exc:
+        raise RuntimeFailure(
+            f"Cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}"
+        ) from exc
+    finally:
+        remove_pid_file(pid_file, os.getpid())
+        lock.release()
+
+
+def pid_record(gateway: Gateway, log_file: Path | None) -> PidRecord:
+    """What this process writes to its pid file once ``gateway`` listens."""
+    from gno_core import __version__
+
+    s = gateway.settings
+    probe = s.bind_host
+    if s.wildcard:
+        probe = "::1" if s.host.strip() in ("::", "[::]") else "127.0.0.1"
+    base = url(probe, gateway.port)
+    status_host = base.removeprefix("http://") if s.loopback or not s.allowed_hosts else None
+    return PidRecord(
+        pid=os.getpid(),
+        port=gateway.port,
+        cmd=s.mode,
+        version=__version__,
+        started_at=now_iso(),
+        host=s.host,
+        log_file=str(log_file) if log_file else None,
+        status_url=base + "/api/resident/status",
+        status_host=status_host or s.allowed_hosts[0],
+        token_file=str(s.token_file) if s.token_file else None,
+    )
+
+
+def detach(argv: list[str], cmd: str, pid_file: Path, log_file: Path, timeout: float) -> PidRecord:
+    """Start ``argv`` (the same command in the foreground) in the background and wait for its
+    pid file; ``CONFLICT`` if a live server already holds ``pid_file``."""
+    existing = read_pid_file(pid_file)
+    if existing is not None and is_alive(existing.pid):
+        raise ConflictError(
+            f"gno {existing.cmd} is already running (pid {existing.pid}, port {existing.port}); "
+            f"stop it with `gno {existing.cmd} --stop`"
+        )
+    pid = spawn_detached(argv, log_file)
+    record = wait_for_start(pid, pid_file, timeout)
+    if record is None:
+        raise RuntimeFailure(
+            f"gno {cmd} did not start; the end of {log_file}:\n{_tail(log_file)}",
+            details={"logFile": str(log_file)},
+        )
+    return record
+
+
+def live_record(pid_file: Path) -> PidRecord | None:
+    """The pid file's record if it names a live gno process."""
+    record = read_pid_file(pid_file)
+    return record if record is not None and is_alive(record.pid) else None
+
+
+def process_status(pid_file: Path, record: PidRecord | None, *, probe: bool) -> ProcessStatus:
+    """``process-status@1.0`` of ``record`` (``None``: not running); ``probe`` asks the server
+    for its resident status over HTTP."""
+    from gno_core.model import ProcessStatus, ResidentStatus
+
+    if record is None:
+        return ProcessStatus(
+            running=False,
+            pid=None,
+            port=None,
+            cmd=None,
+            version=None,
+            started_at=None,
+            uptime_seconds=None,
+            resident=None,
+            pid_file=str(pid_file),
+            log_file=None,
+            log_size_bytes=None,
+        )
+    resident = None
+    raw = probe_resident(record) if probe else None
+    if raw is not None:
+        try:
+            resident = ResidentStatus.model_validate(raw)
+        except ValueError:
+            resident = None
+    return ProcessStatus(
+        running=True,
+        pid=record.pid,
+        port=record.port,
+        cmd="daemon" if record.cmd == "daemon" else "serve",
+        version=record.version,
+        started_at=record.started_at,
+        uptime_seconds=uptime_seconds(record.started_at),
+        resident=resident,
+        pid_file=str(pid_file),
+        log_file=record.log_file,
+        log_size_bytes=log_size(record.log_file),
+    )
+
+
+def stop(cmd: str, pid_file: Path) -> PidRecord | None:
+    """Stop the ``cmd`` server named by ``pid_file``; the stopped record, or ``None`` if none
+    was running (a stale pid file is removed)."""
+    record = read_pid_file(pid_file)
+    if record is None or not is_alive(record.pid):
+        if record is not None:
+            pid_file.unlink(missing_ok=True)  # stale: names a process that is gone
+        return None
+    if record.cmd != cmd:
+        raise ValidationError(
+            f"The resident server here is gno {record.cmd} (pid {record.pid}); stop it with "
+            f"`gno {record.cmd} --stop`"
+        )
+    if not stop_process(record.pid):
+        raise RuntimeFailure(f"gno {cmd} (pid {record.pid}) did not stop")
+    if read_pid_file(pid_file) == record:
+        pid_file.unlink(missing_ok=True)
+    return record
+
+
+def url(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def _tail(path: Path, lines: int = 20) -> str:
+    try:
+        return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"

@@ -1,0 +1,101 @@
+"""Every import-linter contract in ``pyproject.toml`` fails on a deliberate violation.
+
+The three packages and ``pyproject.toml`` are copied to a temporary folder, one offending
+module per contract is added there, and ``lint-imports`` runs on the copy: each contract must
+be reported broken, naming the injected import (so it is that import, not some other drift,
+that breaks it). ``lint-imports`` on the real tree, clean, is the CI gate.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("gno_core", "gno_adapters", "gno_cli")
+LINT = Path(sys.executable).with_name("lint-imports")
+
+#: contract name -> (module added to the copy, the import it makes, what the report names).
+VIOLATIONS = {
+    "Layers: cli above adapters above core": (
+        "gno_core/_violation_layers.py",
+        "import gno_adapters.files",
+        "gno_core._violation_layers -> gno_adapters.files",
+    ),
+    "Core is free of I/O and framework packages": (
+        "gno_core/text/_violation_io.py",
+        "import pathlib",
+        "gno_core.text._violation_io -> pathlib",
+    ),
+    "Adapters are independent of each other (wiring is bootstrap's)": (
+        "gno_adapters/files/_violation_independence.py",
+        "import gno_adapters.sqlite",
+        "gno_adapters.files._violation_independence -> gno_adapters.sqlite",
+    ),
+    "Storage, model and file adapters and the MCP engine import no HTTP or REST transport": (
+        "gno_adapters/mcp/_violation_http.py",
+        "import gno_adapters.http.settings",
+        "gno_adapters.mcp._violation_http -> gno_adapters.http.settings",
+    ),
+    "Transports import no bootstrap, storage, model runtime or fakes": (
+        "gno_adapters/rest/_violation_bootstrap.py",
+        "import gno_adapters.bootstrap",
+        "gno_adapters.rest._violation_bootstrap -> gno_adapters.bootstrap",
+    ),
+    "The CLI reaches adapters only through bootstrap and the stdio entry point": (
+        "gno_cli/_violation_storage.py",
+        "import gno_adapters.sqlite",
+        "gno_cli._violation_storage -> gno_adapters.sqlite",
+    ),
+    "Shared leaf modules import no adapter": (
+        "gno_adapters/clock.py",
+        "import gno_adapters.inmemory",
+        "gno_adapters.clock -> gno_adapters.inmemory",
+    ),
+    "Core: facade above use cases above ports above domain": (
+        "gno_core/ports/_violation_layers.py",
+        "import gno_core.retrieval",
+        "gno_core.ports._violation_layers -> gno_core.retrieval",
+    ),
+}
+
+
+def test_every_contract_has_a_violation_here() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    names = [c["name"] for c in config["tool"]["importlinter"]["contracts"]]
+    assert sorted(names) == sorted(VIOLATIONS)
+
+
+@pytest.mark.skipif(not LINT.exists(), reason="lint-imports is not installed beside python")
+def test_each_contract_breaks_on_its_violation(tmp_path: Path) -> None:
+    for package in PACKAGES:
+        shutil.copytree(
+            ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    for module, statement, _ in VIOLATIONS.values():
+        path = tmp_path / module
+        before = path.read_text(encoding="utf-8") if path.exists() else ""
+        path.write_text(f"{before}\n{statement}  # noqa\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run(
+        [str(LINT), "--no-cache", str(tmp_path / "pyproject.toml")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    report = " ".join(done.stdout.split())  # long names wrap in the summary
+    assert done.returncode == 1, done.stdout + done.stderr
+    for name, (_, _, edge) in VIOLATIONS.items():
+        assert f"{name} BROKEN" in report, name
+        assert edge in report, edge
+    assert "0 kept" in report
