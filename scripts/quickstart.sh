@@ -12,7 +12,7 @@ if [ $# -ge 1 ]; then
 elif [ -d "$foam" ]; then
   corpus="$foam" query="how do I link notes together" keyword="wikilinks"
 else
-  corpus=docs query="how are vectors kept in step with the embedding model" keyword="fingerprint"
+  corpus=docs query="where does the embedding model come from" keyword="fingerprint"
 fi
 
 run() { printf '\n$ %s\n' "$*"; "$@"; }
