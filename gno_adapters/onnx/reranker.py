@@ -119,8 +119,13 @@ class OnnxReranker:
                     details={"model": model.model_id, "reason": "missing_file", "path": path},
                 )
         import onnxruntime
-        from tokenizers import Tokenizer
 
+        try:
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            from gno_adapters.onnx.tokenize import missing_tokenizers
+
+            raise missing_tokenizers(model.model_id, exc) from exc
         try:
             tokenizer = Tokenizer.from_file(model.tokenizer)
             tokenizer.no_padding()

