@@ -1,6 +1,7 @@
 """Vector-only retrieval quality of the default embedder on BEIR SciFact (nDCG@10, Recall@100).
 
-Usage: ``python benchmarks/embed_quality.py [--precision fp32|int8] [--limit N]``. Embeds every
+Usage: ``python benchmarks/embed_quality.py [--precision fp32|int8] [--limit N]
+[--model NAME_OR_DIR]``. Embeds every
 abstract (title + text, through the model's document profile) and the 300 judged test queries,
 ranks by dot product, and prints the figures with the embedding time. Takes minutes; never run
 by the test suite.
@@ -31,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--precision", choices=("fp32", "int8"), default="int8")
     parser.add_argument("--limit", type=int, default=0, help="embed only the first N documents")
+    parser.add_argument("--model", help="registry name or model directory (default: bundled)")
     args = parser.parse_args(argv)
 
     ids: list[str] = []
@@ -46,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     qrels = scifact_qrels()
 
     with tempfile.TemporaryDirectory(prefix="gno-embed-quality-") as tmp:
-        location = ModelStore(Path(tmp) / "models").resolve(ModelRole.EMBED)
+        location = ModelStore(Path(tmp) / "models").resolve(ModelRole.EMBED, args.model)
         embedder = OnnxEmbedder(location, precision=args.precision)
         embedder.load()
         profile = embedder.profile

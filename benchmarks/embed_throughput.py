@@ -1,7 +1,8 @@
 """Embedding figures for the default model: chunks/s at 256 tokens, load time, first query, RSS.
 
 Usage: ``python benchmarks/embed_throughput.py [--precision int8|fp32] [--chunks 96]
-[--rounds 3]``. Texts are SciFact abstracts (title + abstract) from the shared corpora, read in
+[--rounds 3] [--model NAME_OR_DIR] [--against NAME_OR_DIR]``. ``--against`` times a second
+model in the same process, rounds interleaved, so a busy machine slows both alike. Texts are SciFact abstracts (title + abstract) from the shared corpora, read in
 place. The graph is first built into a fresh temporary cache (the one-time "cold" load); a
 child process then loads it from that cache and measures load, queries, throughput and peak
 RSS of normal operation. Each throughput figure is the best of ``--rounds`` timed rounds,
@@ -60,7 +61,7 @@ def _peak_rss_mb() -> float:
 
 def _warm(args: argparse.Namespace) -> None:
     """Runs in the child: everything a normal process pays once the graph is cached."""
-    location = ModelStore(args.warm).resolve(ModelRole.EMBED)
+    location = ModelStore(args.warm).resolve(ModelRole.EMBED, args.model)
     embedder = OnnxEmbedder(location, precision=args.precision)
     start = time.perf_counter()
     embedder.load()
@@ -75,13 +76,11 @@ def _warm(args: argparse.Namespace) -> None:
         embedder.embed_batch([q])
         later_ms.append((time.perf_counter() - start) * 1000)
 
-    from tokenizers import Tokenizer
+    from gno_adapters.onnx.tokenize import load_tokenizer
 
-    tokenizer = Tokenizer.from_file(location.tokenizer)
-    tokenizer.no_truncation()
-    tokenizer.no_padding()
+    tokenizer = load_tokenizer(location.tokenizer, 1 << 20, model_id=location.model_id)
     pool = _texts(args.corpus, 4 * args.chunks + 200)
-    counts = [len(e.ids) for e in tokenizer.encode_batch(pool)]
+    counts = [len(ids) for ids in tokenizer.encode_batch(pool)]
     full = [t for t, n in zip(pool, counts, strict=True) if n >= 256][: args.chunks]
     mixed = pool[: args.chunks]
     mixed_tokens = sum(min(n, 256) for n in counts[: args.chunks]) / len(mixed)
@@ -95,6 +94,28 @@ def _warm(args: argparse.Namespace) -> None:
     print(f"256-token chunks      {full_rate:.1f} chunks/s ({len(full)}, best of {args.rounds})")
     print(f"SciFact abstracts     {mixed_rate:.1f} chunks/s (mean {mixed_tokens:.0f} tokens)")
     print(f"peak RSS              {peak_mb:.0f} MB")
+    if args.against:
+        _interleaved(embedder, args, full)
+
+
+def _interleaved(embedder: OnnxEmbedder, args: argparse.Namespace, texts: list[str]) -> None:
+    """256-token chunks/s of this model and ``--against``, one round of each in turn."""
+    other = OnnxEmbedder(
+        ModelStore(args.warm).resolve(ModelRole.EMBED, args.against), precision=args.precision
+    )
+    other.load()
+    rates: dict[str, list[float]] = {embedder.model_id: [], other.model_id: []}
+    for _ in range(args.rounds):
+        for model in (other, embedder):
+            start = time.perf_counter()
+            model.embed_batch(texts)
+            rates[model.model_id].append(len(texts) / (time.perf_counter() - start))
+    for model_id, values in rates.items():
+        ordered = sorted(values)
+        print(
+            f"interleaved           {model_id}: best {ordered[-1]:.1f}, "
+            f"median {ordered[len(ordered) // 2]:.1f} chunks/s ({len(values)} rounds)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunks", type=int, default=96, help="256-token chunks per round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--corpus", type=Path, default=SCIFACT / "corpus.jsonl")
+    parser.add_argument("--model", help="registry name or model directory (default: bundled)")
+    parser.add_argument("--against", help="a second model to time, rounds interleaved")
     parser.add_argument("--warm", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not args.corpus.is_file():
@@ -114,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="gno-embed-bench-") as tmp:
         models = Path(tmp) / "models"
-        cold = OnnxEmbedder(ModelStore(models).resolve(ModelRole.EMBED), precision=args.precision)
+        store = ModelStore(models)
+        cold = OnnxEmbedder(store.resolve(ModelRole.EMBED, args.model), precision=args.precision)
         start = time.perf_counter()
         cold.load()
         print(f"load, cold (build)    {time.perf_counter() - start:.2f} s")
@@ -122,6 +146,12 @@ def main(argv: list[str] | None = None) -> int:
         child = [sys.executable, __file__, "--warm", str(models), "--precision", args.precision]
         child += ["--chunks", str(args.chunks), "--rounds", str(args.rounds)]
         child += ["--corpus", str(args.corpus)]
+        child += ["--model", args.model] if args.model else []
+        if args.against:  # built here too, so the child times only cached loads
+            OnnxEmbedder(
+                store.resolve(ModelRole.EMBED, args.against), precision=args.precision
+            ).load()
+            child += ["--against", args.against]
         return subprocess.run(child, check=False).returncode
 
 
