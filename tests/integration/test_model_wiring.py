@@ -8,7 +8,7 @@ import pytest
 from gno_adapters.bootstrap.models import LazyOnnxEmbedder, SemanticModels
 from gno_adapters.models import ModelStore
 from gno_adapters.onnx import OnnxEmbedder
-from gno_core.models import ModelRole
+from gno_core.models import MINILM_L6, ModelRole
 from tests.embedding_support import models_dir
 
 
@@ -34,6 +34,6 @@ def test_environment_chooses_precision(tmp_path_factory: pytest.TempPathFactory)
     default = SemanticModels(base, {}).embedder
     exact = SemanticModels(base, {"GNO_EMBED_PRECISION": "fp32"}).embedder
     assert default is not None and default.model_id.endswith("#int8")
-    assert exact is not None and exact.model_id == "sentence-transformers/all-MiniLM-L6-v2"
+    assert exact is not None and exact.model_id == MINILM_L6.model_id
     missing = SemanticModels(base, {"GNO_EMBED_MODEL": "/nonexistent/model"})
     assert missing.embedder is None and "embed" in missing.unavailable
