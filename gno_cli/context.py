@@ -26,7 +26,7 @@ class Context:
     @property
     def gno(self) -> Gno:
         if self._gno is None:
-            from gno_adapters.bootstrap import open_gno
+            from gno_adapters.bootstrap.local import open_gno
 
             self._gno = open_gno(self.args.index, self.args.config)
         return self._gno

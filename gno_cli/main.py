@@ -66,19 +66,36 @@ def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     parser.add_argument("--verbose", action="store_true", default=default(False))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from gno_cli.commands import (
-        collection,
-        docs,
-        embed,
-        health,
-        mcp,
-        models,
-        search,
-        semantic,
-        serve,
-        sync,
-    )
+#: Command -> the module of ``gno_cli.commands`` that registers it, in ``--help`` order. A run
+#: builds the parser of its own command only (importing one module instead of ten); ``--help``,
+#: no command or an unknown one builds them all. A test keeps this equal to the registrations.
+COMMAND_MODULES: dict[str, str] = {
+    "init": "collection",
+    "collection": "collection",
+    "update": "sync",
+    "embed": "embed",
+    "index": "embed",
+    "search": "search",
+    "vsearch": "semantic",
+    "query": "semantic",
+    "similar": "semantic",
+    "get": "docs",
+    "multi-get": "docs",
+    "ls": "docs",
+    "status": "health",
+    "peek": "health",
+    "tags": "health",
+    "mcp": "mcp",
+    "models": "models",
+    "serve": "serve",
+    "daemon": "serve",
+}
+_GLOBAL_WITH_VALUE = ("--index", "--config")
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``gno`` parser; given ``argv``, with only the subcommand that ``argv`` names."""
+    import importlib
 
     parser = _Parser(
         prog="gno",
@@ -93,9 +110,27 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_sub_parser_class(common)
     )
-    for module in (collection, sync, embed, search, semantic, docs, health, mcp, models, serve):
-        module.register(sub)
+    command = _command_of(argv) if argv is not None else None
+    owner = COMMAND_MODULES.get(command) if command else None
+    names = [owner] if owner else list(dict.fromkeys(COMMAND_MODULES.values()))
+    for name in names:
+        importlib.import_module(f"gno_cli.commands.{name}").register(sub)
     return parser
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The first word of ``argv`` that is not a global option or its value."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token in _GLOBAL_WITH_VALUE:
+            skip = True
+        elif token == "--":
+            return None
+        elif not token.startswith("-"):
+            return token
+    return None
 
 
 def _sub_parser_class(common: argparse.ArgumentParser) -> type[argparse.ArgumentParser]:
@@ -108,8 +143,8 @@ def _sub_parser_class(common: argparse.ArgumentParser) -> type[argparse.Argument
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     given = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(given)
     try:
         args = parser.parse_args(_join_dash_values(given))
     except UsageError as exc:

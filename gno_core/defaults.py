@@ -20,5 +20,7 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
     "Thumbs.db",
     ".gno",
 )
+#: Chunks embedded per model call and committed per transaction (``gno embed --batch-size``).
+DEFAULT_EMBED_BATCH_SIZE = 32
 
-__all__ = ["DEFAULT_EXCLUDES", "DEFAULT_PATTERN"]
+__all__ = ["DEFAULT_EMBED_BATCH_SIZE", "DEFAULT_EXCLUDES", "DEFAULT_PATTERN"]

@@ -5,31 +5,14 @@ its own: each operation delegates to the capability that owns it (``documents``,
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from gno_core.config import CollectionConfig, GnoConfig
-from gno_core.documents import Documents
-from gno_core.health import Health
+from gno_core.defaults import DEFAULT_EMBED_BATCH_SIZE
 from gno_core.index_handle import IndexHandle, IndexOpener
-from gno_core.indexing.collections import Collections
-from gno_core.indexing.embedding import DEFAULT_BATCH_SIZE, EmbedProgress
-from gno_core.indexing.runs import IndexRuns
-from gno_core.indexing.sync import SyncProgress
-from gno_core.model import (
-    CollectionInfo,
-    CollectionList,
-    DocumentList,
-    GetResult,
-    MultiGetResult,
-    Peek,
-    ResidentStatus,
-    SearchResults,
-    Status,
-    SyncResult,
-    TagsList,
-)
-from gno_core.model.embedding import EmbedResult, IndexResult
-from gno_core.model.requests import QueryRequest, SearchRequest
-from gno_core.model.similar import SimilarResults
+from gno_core.model.requests import SearchRequest
+from gno_core.model.search import SearchResults
 from gno_core.ports import (
     Clock,
     ConfigRepository,
@@ -41,10 +24,34 @@ from gno_core.ports import (
     SourceTree,
 )
 from gno_core.retrieval.filters import build_filters, has_recency_intent
-from gno_core.retrieval.hybrid import HybridSearch
 from gno_core.retrieval.lexical import LexicalSearch
 from gno_core.retrieval.results import ResultBuilder
-from gno_core.retrieval.vector import VectorSearch, require_embedder
+
+if TYPE_CHECKING:
+    # The capabilities and the contracts they answer with are imported on first use: a new
+    # ``gno search`` process builds the search contracts only, not the sync, embedding, status
+    # or document ones (see docs/reference/benchmarks.md, cold start).
+    from gno_core.documents import Documents
+    from gno_core.health import Health
+    from gno_core.indexing.collections import Collections
+    from gno_core.indexing.embedding import EmbedProgress
+    from gno_core.indexing.runs import IndexRuns
+    from gno_core.indexing.sync import SyncProgress
+    from gno_core.model import (
+        CollectionInfo,
+        CollectionList,
+        DocumentList,
+        GetResult,
+        MultiGetResult,
+        Peek,
+        ResidentStatus,
+        Status,
+        SyncResult,
+        TagsList,
+    )
+    from gno_core.model.embedding import EmbedResult, IndexResult
+    from gno_core.model.requests import QueryRequest
+    from gno_core.model.similar import SimilarResults
 
 __all__ = ["Gno"]
 
@@ -78,10 +85,42 @@ class Gno:
         # without a reranker hybrid results are not reranked.
         self._embedder = embedder
         self._reranker = reranker
-        self.documents = Documents(self.handle, open_index)
-        self.collections = Collections(self.handle)
-        self.runs = IndexRuns(self.handle, self.collections, tree, frontmatter, embedder)
-        self.health = Health(self.handle, resident, self._fingerprint, mode, resident_status)
+        self._open_index = open_index
+        self._tree = tree
+        self._frontmatter = frontmatter
+        self._resident = resident
+        self._mode = mode
+        self._resident_status = resident_status
+
+    # -- capabilities (built on first use) -----------------------------------------------------
+
+    @cached_property
+    def documents(self) -> Documents:
+        from gno_core.documents import Documents
+
+        return Documents(self.handle, self._open_index)
+
+    @cached_property
+    def collections(self) -> Collections:
+        from gno_core.indexing.collections import Collections
+
+        return Collections(self.handle)
+
+    @cached_property
+    def runs(self) -> IndexRuns:
+        from gno_core.indexing.runs import IndexRuns
+
+        return IndexRuns(
+            self.handle, self.collections, self._tree, self._frontmatter, self._embedder
+        )
+
+    @cached_property
+    def health(self) -> Health:
+        from gno_core.health import Health
+
+        return Health(
+            self.handle, self._resident, self._fingerprint, self._mode, self._resident_status
+        )
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -131,7 +170,7 @@ class Gno:
         self,
         collections: list[str] | None = None,
         *,
-        batch_size: int = DEFAULT_BATCH_SIZE,
+        batch_size: int = DEFAULT_EMBED_BATCH_SIZE,
         force: bool = False,
         dry_run: bool = False,
         progress: Callable[[EmbedProgress], None] | None = None,
@@ -145,7 +184,7 @@ class Gno:
         collections: list[str] | None = None,
         *,
         embed: bool = True,
-        batch_size: int = DEFAULT_BATCH_SIZE,
+        batch_size: int = DEFAULT_EMBED_BATCH_SIZE,
         sync_progress: Callable[[SyncProgress], None] | None = None,
         embed_progress: Callable[[EmbedProgress], None] | None = None,
     ) -> IndexResult:
@@ -168,6 +207,8 @@ class Gno:
     def vsearch(self, request: SearchRequest) -> SearchResults:
         """Vector search (filters first); ``MODEL_UNAVAILABLE`` without an embedder, ``RUNTIME``
         when nothing is embedded."""
+        from gno_core.retrieval.vector import VectorSearch, require_embedder
+
         embedder = require_embedder(self._embedder)
         filters = build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
         searcher = VectorSearch(self.handle.index, embedder, ResultBuilder(self.index_name))
@@ -176,6 +217,8 @@ class Gno:
     def query(self, request: QueryRequest) -> SearchResults:
         """Hybrid search: BM25 and vectors fused, reranked when a reranker is present; degrades
         to ``bm25_only`` without vectors (see ``gno_core.retrieval.hybrid``)."""
+        from gno_core.retrieval.hybrid import HybridSearch
+
         filters = build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
         searcher = HybridSearch(
             self.handle.index,
@@ -196,6 +239,8 @@ class Gno:
     ) -> SimilarResults:
         """Documents similar to ``ref`` by meaning (mean of its chunk vectors), itself excluded,
         within its collection unless ``cross_collection``."""
+        from gno_core.retrieval.vector import VectorSearch, require_embedder
+
         embedder = require_embedder(self._embedder)
         with self.documents.resolved(ref) as resolved:
             owner = resolved.handle

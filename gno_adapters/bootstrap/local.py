@@ -5,18 +5,60 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from gno_adapters.bootstrap.adapters import Adapters, ResidentStatusSource, build
 from gno_adapters.bootstrap.models import SemanticModels
 from gno_adapters.bootstrap.resident import PidFileResidentProbe
 from gno_adapters.clock import SystemClock
 from gno_adapters.config import GnoPaths, YamlConfigRepository, resolve_paths
-from gno_adapters.files.frontmatter import YamlFrontmatterParser
-from gno_adapters.files.walker import LocalSourceTree
 from gno_adapters.sqlite import ApswIndexProvider
 from gno_core.errors import NotFoundError
 from gno_core.facade import Gno
 from gno_core.index_handle import IndexHandle
+from gno_core.ports import FrontmatterParser, SourceTree
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from gno_core.domain import SourceFile
+
+
+class _LazySourceTree:
+    """``SourceTree`` that imports the walker (and the ingest rules it uses) on first use: only
+    a sync walks a tree, and the read commands should not pay for it at start-up."""
+
+    def __init__(self) -> None:
+        self._tree: SourceTree | None = None
+
+    def _real(self) -> SourceTree:
+        if self._tree is None:
+            from gno_adapters.files.walker import LocalSourceTree
+
+            self._tree = LocalSourceTree()
+        return self._tree
+
+    def walk(
+        self, root: str, pattern: str, include: tuple[str, ...], exclude: tuple[str, ...]
+    ) -> Iterator[SourceFile]:
+        return self._real().walk(root, pattern, include, exclude)
+
+    def read(self, abs_path: str, max_bytes: int) -> bytes:
+        return self._real().read(abs_path, max_bytes)
+
+
+class _LazyFrontmatterParser:
+    """``FrontmatterParser`` that builds the ruamel.yaml parser on first use (sync only)."""
+
+    def __init__(self) -> None:
+        self._parser: FrontmatterParser | None = None
+
+    def parse(self, text: str) -> Mapping[str, Any]:
+        if self._parser is None:
+            from gno_adapters.files.frontmatter import YamlFrontmatterParser
+
+            self._parser = YamlFrontmatterParser()
+        return self._parser.parse(text)
 
 
 def open_gno(
@@ -48,7 +90,7 @@ def _build(
             raise NotFoundError(f"Index not found: {name}", details={"index": name})
         return IndexHandle(
             name=other.index_name,
-            config=YamlConfigRepository(other.config_file),
+            config=YamlConfigRepository(other.config_file, other.cache_dir),
             provider=ApswIndexProvider(other.db_path, clock),
             clock=clock,
         )
@@ -56,10 +98,10 @@ def _build(
     models = SemanticModels(paths.models_dir, os.environ if env is None else env)
     adapters = Adapters(
         index_name=paths.index_name,
-        config=YamlConfigRepository(paths.config_file),
+        config=YamlConfigRepository(paths.config_file, paths.cache_dir),
         provider=ApswIndexProvider(paths.db_path, clock),
-        tree=LocalSourceTree(),
-        frontmatter=YamlFrontmatterParser(),
+        tree=_LazySourceTree(),
+        frontmatter=_LazyFrontmatterParser(),
         clock=clock,
         resident=PidFileResidentProbe(paths.pid_file),
         embedder=models.embedder,

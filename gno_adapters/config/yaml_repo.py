@@ -1,18 +1,37 @@
-"""The YAML configuration file (ruamel.yaml round-trip, so the user's comments survive saves)."""
+"""The YAML configuration file (ruamel.yaml round-trip, so the user's comments survive saves).
+
+Reading it is on the path of every command, so a new process avoids the two costly steps when
+the file has not changed since it was last read: importing ruamel.yaml and validating (which
+builds the pydantic schemas of every configuration model). A validated configuration is kept
+as JSON in the cache directory under the SHA-256 of the file's text; a hit rebuilds the models
+without validation (``model_construct``), from data that was validated when it was stored.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import io
+import json
+import types
+import typing
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pydantic
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 
 from gno_adapters.fsutil import atomic_write
+from gno_core import __version__
 from gno_core.config import GnoConfig
 from gno_core.errors import NotInitializedError, RuntimeFailure, ValidationError
+
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
+
+M = TypeVar("M", bound=pydantic.BaseModel)
+
+#: Bumped when the cache entry's layout changes; entries of another format are ignored.
+CACHE_FORMAT = 1
 
 HEADER = "# gno configuration: collections and indexing settings. Edit freely; comments are kept.\n"
 
@@ -20,14 +39,29 @@ HEADER = "# gno configuration: collections and indexing settings. Edit freely; c
 class YamlConfigRepository:
     """``ConfigRepository`` over one YAML file."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, cache_dir: Path | None = None) -> None:
         self._path = path
         # (mtime_ns, size, inode) of the file the cached config was parsed from: a resident
         # server must not re-parse YAML on every request, yet must see the user's edits.
         self._cache: tuple[tuple[int, int, int], GnoConfig] | None = None
-        self._yaml = YAML(typ="rt")
-        self._yaml.default_flow_style = False
-        self._yaml.indent(mapping=2, sequence=4, offset=2)
+        self._yaml_rt: YAML | None = None
+        # The parsed-config cache shared by new processes (None: parse every time).
+        self._cache_file = (
+            cache_dir / "config" / (hashlib.sha256(str(path).encode()).hexdigest()[:24] + ".json")
+            if cache_dir is not None
+            else None
+        )
+
+    @property
+    def _yaml(self) -> YAML:
+        if self._yaml_rt is None:
+            from ruamel.yaml import YAML
+
+            yaml = YAML(typ="rt")
+            yaml.default_flow_style = False
+            yaml.indent(mapping=2, sequence=4, offset=2)
+            self._yaml_rt = yaml
+        return self._yaml_rt
 
     @property
     def location(self) -> str:
@@ -36,15 +70,20 @@ class YamlConfigRepository:
     def exists(self) -> bool:
         return self._path.is_file()
 
-    def _read(self) -> Any:
+    def _text(self) -> str:
         try:
-            text = self._path.read_text(encoding="utf-8")
+            return self._path.read_text(encoding="utf-8")
         except FileNotFoundError as exc:
             raise NotInitializedError(
                 f"No gno configuration at {self._path}; run `gno init` first"
             ) from exc
         except OSError as exc:
             raise RuntimeFailure(f"Cannot read {self._path}: {exc.strerror}") from exc
+
+    def _read(self, text: str | None = None) -> Any:
+        from ruamel.yaml.error import YAMLError
+
+        text = self._text() if text is None else text
         try:
             return self._yaml.load(text)
         except YAMLError as exc:
@@ -67,16 +106,50 @@ class YamlConfigRepository:
         return (st.st_mtime_ns, st.st_size, st.st_ino)
 
     def _parse(self) -> GnoConfig:
-        data = self._read()
+        text = self._text()
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        cached = self._cached(digest)
+        if cached is not None:
+            return cached
+        data = self._read(text)
         if data is None:
             return GnoConfig()
         try:
-            return GnoConfig.model_validate(_plain(data))
+            config = GnoConfig.model_validate(_plain(data))
         except pydantic.ValidationError as exc:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
             )
             raise ValidationError(f"Invalid configuration in {self._path}: {problems}") from exc
+        self._store_cached(digest, config)
+        return config
+
+    def _cached(self, digest: str) -> GnoConfig | None:
+        if self._cache_file is None:
+            return None
+        try:
+            entry = json.loads(self._cache_file.read_bytes())
+            if entry.get("format") != CACHE_FORMAT or entry.get("gno") != __version__:
+                return None
+            if entry.get("sha256") != digest:
+                return None
+            return construct(GnoConfig, entry["config"])
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            # A missing, foreign or damaged entry only costs a parse.
+            return None
+
+    def _store_cached(self, digest: str, config: GnoConfig) -> None:
+        if self._cache_file is None:
+            return
+        entry = {
+            "format": CACHE_FORMAT,
+            "gno": __version__,
+            "sha256": digest,
+            "config": config.model_dump(mode="json"),
+        }
+        # A read-only cache directory only means that every process parses, as without a cache.
+        with contextlib.suppress(OSError):
+            atomic_write(self._cache_file, json.dumps(entry).encode("utf-8"))
 
     def save(self, config: GnoConfig) -> None:
         fresh = config.model_dump(mode="json", by_alias=True)
@@ -95,6 +168,40 @@ class YamlConfigRepository:
         self._yaml.dump(doc, buffer)
         _atomic_write(self._path, buffer.getvalue())
         self._cache = None
+
+
+def construct(model: type[M], data: Any) -> M:
+    """Rebuild ``model`` from its ``model_dump(mode="json")`` without validating: nested models,
+    lists and tuples get their declared types back, so the result equals the validated one."""
+    values = {
+        name: _value(field.annotation, data[name])
+        for name, field in model.model_fields.items()
+        if name in data
+    }
+    return model.model_construct(**values)
+
+
+def _value(annotation: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
+        return construct(annotation, value)
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is list:
+        return [_value(args[0], v) for v in value]
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_value(args[0], v) for v in value)
+        return tuple(_value(a, v) for a, v in zip(args, value, strict=True))
+    if origin is dict:
+        return {k: _value(args[1], v) for k, v in value.items()}
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in args if a is not type(None)]
+        return _value(options[0], value) if len(options) == 1 else value
+    if annotation is float and isinstance(value, int):
+        return float(value)
+    return value
 
 
 def _plain(value: Any) -> Any:

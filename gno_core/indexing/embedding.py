@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gno_core.defaults import DEFAULT_EMBED_BATCH_SIZE
 from gno_core.errors import GnoError, ModelUnavailableError
 from gno_core.model.embedding import EmbedFailure, EmbedResult
 from gno_core.ports.clock import Clock
@@ -20,7 +21,7 @@ from gno_core.ports.index import Index
 from gno_core.ports.vectors import ChunkVector, PendingChunk
 from gno_core.retrieval.snippets import frontmatter_lines
 
-DEFAULT_BATCH_SIZE = 32
+DEFAULT_BATCH_SIZE = DEFAULT_EMBED_BATCH_SIZE
 MAX_REPORTED_FAILURES = 20
 
 

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from gno_adapters.config import YamlConfigRepository, resolve_paths
-from gno_core.config import CollectionConfig, GnoConfig
+from gno_adapters.config.yaml_repo import construct
+from gno_core.config import (
+    ChunkingConfig,
+    CollectionConfig,
+    GatewayConfig,
+    GnoConfig,
+    IngestConfig,
+)
 from gno_core.errors import ValidationError
 
 
@@ -64,3 +73,77 @@ def test_cached_config_sees_external_edits(tmp_path: Path) -> None:
     other = YamlConfigRepository(path)
     other.save(GnoConfig(collections=[CollectionConfig(name="b", path="/tmp/b")]))
     assert [c.name for c in repo.load().collections] == ["b"]
+
+
+CONFIGS = [
+    GnoConfig(),
+    GnoConfig(
+        collections=[
+            CollectionConfig(name="notes", path="/home/me/notes"),
+            CollectionConfig(
+                name="code", path="/src", pattern="**/*", include=("py", ".TXT"), exclude=()
+            ),
+        ],
+        chunking=ChunkingConfig(max_tokens=200, overlap_percent=10),
+        ingest=IngestConfig(max_file_bytes=4096, batch_size=7),
+        gateway=GatewayConfig(
+            port=0,
+            tool_profile="core",
+            token_file="/run/token",
+            allowed_hosts=["gno.example"],
+            allowed_origins=["https://gno.example"],
+            session_idle_seconds=12,
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_cached_config_equals_the_parsed_one(tmp_path: Path, config: GnoConfig) -> None:
+    path = tmp_path / "index.yml"
+    YamlConfigRepository(path).save(config)
+    parsed = YamlConfigRepository(path, tmp_path / "cache").load()  # parses, fills the cache
+    assert list((tmp_path / "cache" / "config").glob("*.json"))
+    cached = YamlConfigRepository(path, tmp_path / "cache").load()  # a new process: a hit
+    assert parsed == config
+    assert cached == parsed
+    assert cached.model_dump() == parsed.model_dump()
+    assert type(cached.collections) is list
+    for got, want in zip(cached.collections, parsed.collections, strict=True):
+        assert type(got.include) is tuple and type(got.exclude) is tuple
+        assert got == want
+    assert construct(GnoConfig, config.model_dump(mode="json")) == config
+
+
+def test_config_cache_follows_the_file_and_survives_damage(tmp_path: Path) -> None:
+    path = tmp_path / "index.yml"
+    cache = tmp_path / "cache"
+    YamlConfigRepository(path).save(GnoConfig())
+    assert YamlConfigRepository(path, cache).load().collections == []
+    # Another writer changes the file: the entry is keyed by the text, so it is not reused.
+    YamlConfigRepository(path).save(GnoConfig(collections=[CollectionConfig(name="b", path="/b")]))
+    assert [c.name for c in YamlConfigRepository(path, cache).load().collections] == ["b"]
+    (entry,) = (cache / "config").glob("*.json")
+    entry.write_text("{not json", encoding="utf-8")
+    assert [c.name for c in YamlConfigRepository(path, cache).load().collections] == ["b"]
+    # An invalid file is reported each time, never cached.
+    path.write_text("surprise: 1\n", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(ValidationError, match="surprise"):
+            YamlConfigRepository(path, cache).load()
+
+
+def test_a_cache_hit_does_not_import_ruamel(tmp_path: Path) -> None:
+    path = tmp_path / "index.yml"
+    YamlConfigRepository(path).save(GnoConfig(collections=[CollectionConfig(name="a", path="/a")]))
+    YamlConfigRepository(path, tmp_path / "cache").load()
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from gno_adapters.config import YamlConfigRepository\n"
+        f"repo = YamlConfigRepository(Path({str(path)!r}), Path({str(tmp_path / 'cache')!r}))\n"
+        "print(repo.load().collections[0].name)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('ruamel')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["a", "[]"]

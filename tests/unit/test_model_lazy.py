@@ -1,0 +1,45 @@
+"""``gno_core.model`` imports its contracts on first use, and every public name still resolves."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from gno_core import model
+from gno_core.model.base import WireModel
+
+
+def test_every_public_name_resolves_to_its_class() -> None:
+    for name in model.__all__:
+        value = getattr(model, name)
+        if name == "SCHEMAS":
+            continue
+        assert isinstance(value, type) and value.__name__ == name, name
+        assert issubclass(value, WireModel), name
+
+
+def test_schemas_name_every_output_contract() -> None:
+    assert len(model.SCHEMAS) == 18
+    for key, (version, cls) in model.SCHEMAS.items():
+        assert version == "1.0", key
+        assert issubclass(cls, WireModel), key
+    assert model.SCHEMAS["search-results"][1] is model.SearchResults
+
+
+def test_unknown_names_are_attribute_errors() -> None:
+    try:
+        model.NoSuchContract  # noqa: B018
+    except AttributeError as exc:
+        assert "NoSuchContract" in str(exc)
+    else:
+        raise AssertionError("expected AttributeError")
+
+
+def test_importing_the_package_builds_no_contract() -> None:
+    code = (
+        "import sys\n"
+        "from gno_core.model import SearchResults\n"
+        "print(sorted(m for m in sys.modules if m.startswith('gno_core.model.')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['gno_core.model.base', 'gno_core.model.search']"
