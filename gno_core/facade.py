@@ -23,9 +23,6 @@ from gno_core.ports import (
     ResidentProbe,
     SourceTree,
 )
-from gno_core.retrieval.filters import build_filters, has_recency_intent
-from gno_core.retrieval.lexical import LexicalSearch
-from gno_core.retrieval.results import ResultBuilder
 
 if TYPE_CHECKING:
     # The capabilities and the contracts they answer with are imported on first use: a new
@@ -52,6 +49,7 @@ if TYPE_CHECKING:
     from gno_core.model.embedding import EmbedResult, IndexResult
     from gno_core.model.requests import QueryRequest
     from gno_core.model.similar import SimilarResults
+    from gno_core.retrieval.modes import Retrieval
 
 __all__ = ["Gno"]
 
@@ -99,6 +97,12 @@ class Gno:
         from gno_core.documents import Documents
 
         return Documents(self.handle, self._open_index)
+
+    @cached_property
+    def retrieval(self) -> Retrieval:
+        from gno_core.retrieval.modes import Retrieval
+
+        return Retrieval(self.handle, self._embedder, self._reranker, lambda: self.documents)
 
     @cached_property
     def collections(self) -> Collections:
@@ -200,34 +204,15 @@ class Gno:
 
     def search(self, request: SearchRequest) -> SearchResults:
         """BM25 keyword search with filters applied before the limit."""
-        filters = build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
-        searcher = LexicalSearch(self.handle.index, self.handle.uri)
-        return searcher.search(request, filters, recency=has_recency_intent(request.query))
+        return self.retrieval.search(request)
 
     def vsearch(self, request: SearchRequest) -> SearchResults:
-        """Vector search (filters first); ``MODEL_UNAVAILABLE`` without an embedder, ``RUNTIME``
-        when nothing is embedded."""
-        from gno_core.retrieval.vector import VectorSearch, require_embedder
-
-        embedder = require_embedder(self._embedder)
-        filters = build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
-        searcher = VectorSearch(self.handle.index, embedder, ResultBuilder(self.index_name))
-        return searcher.vsearch(request, filters)
+        """Vector search: the documents nearest the query by meaning (filters first)."""
+        return self.retrieval.vsearch(request)
 
     def query(self, request: QueryRequest) -> SearchResults:
-        """Hybrid search: BM25 and vectors fused, reranked when a reranker is present; degrades
-        to ``bm25_only`` without vectors (see ``gno_core.retrieval.hybrid``)."""
-        from gno_core.retrieval.hybrid import HybridSearch
-
-        filters = build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
-        searcher = HybridSearch(
-            self.handle.index,
-            self._embedder,
-            self._reranker,
-            ResultBuilder(self.index_name),
-            self.handle.clock.now_ns,
-        )
-        return searcher.query(request, filters, recency=has_recency_intent(request.query))
+        """Hybrid search: BM25 and vectors fused, reranked when a reranker is present."""
+        return self.retrieval.query(request)
 
     def similar(
         self,
@@ -237,20 +222,10 @@ class Gno:
         threshold: float | None = None,
         cross_collection: bool = False,
     ) -> SimilarResults:
-        """Documents similar to ``ref`` by meaning (mean of its chunk vectors), itself excluded,
-        within its collection unless ``cross_collection``."""
-        from gno_core.retrieval.vector import VectorSearch, require_embedder
-
-        embedder = require_embedder(self._embedder)
-        with self.documents.resolved(ref) as resolved:
-            owner = resolved.handle
-            searcher = VectorSearch(owner.index, embedder, ResultBuilder(owner.name))
-            return searcher.similar(
-                resolved.document,
-                limit=limit,
-                threshold=threshold,
-                cross_collection=cross_collection,
-            )
+        """Documents similar to ``ref`` by meaning, itself excluded."""
+        return self.retrieval.similar(
+            ref, limit=limit, threshold=threshold, cross_collection=cross_collection
+        )
 
     # -- documents -----------------------------------------------------------------------------
 

@@ -1,0 +1,92 @@
+"""The four retrieval modes over one index: ``search`` (BM25), ``vsearch`` (vectors), ``query``
+(hybrid) and ``similar`` (documents near a document). Each builds its filters from the request
+and runs the search module of its mode; the vector and hybrid modules load on first use, so a
+``gno search`` process never imports them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from gno_core.domain import SearchFilters
+from gno_core.index_handle import IndexHandle
+from gno_core.model.requests import SearchRequest
+from gno_core.model.search import SearchResults
+from gno_core.ports import Embedder, Reranker
+from gno_core.retrieval.filters import build_filters, has_recency_intent
+from gno_core.retrieval.lexical import LexicalSearch
+from gno_core.retrieval.results import ResultBuilder
+
+if TYPE_CHECKING:
+    from gno_core.documents import Documents
+    from gno_core.model.requests import QueryRequest
+    from gno_core.model.similar import SimilarResults
+
+__all__ = ["Retrieval"]
+
+
+class Retrieval:
+    def __init__(
+        self,
+        handle: IndexHandle,
+        embedder: Embedder | None,
+        reranker: Reranker | None,
+        documents: Callable[[], Documents],
+    ) -> None:
+        self.handle = handle
+        self._embedder = embedder
+        self._reranker = reranker
+        self._documents = documents
+
+    def search(self, request: SearchRequest) -> SearchResults:
+        """BM25 keyword search with filters applied before the limit."""
+        searcher = LexicalSearch(self.handle.index, self.handle.uri)
+        return searcher.search(request, self._filters(request), recency=_recency(request))
+
+    def vsearch(self, request: SearchRequest) -> SearchResults:
+        """Vector search (filters first); ``MODEL_UNAVAILABLE`` without an embedder, ``RUNTIME``
+        when nothing is embedded."""
+        from gno_core.retrieval.vector import VectorSearch, require_embedder
+
+        embedder = require_embedder(self._embedder)
+        searcher = VectorSearch(self.handle.index, embedder, ResultBuilder(self.handle.name))
+        return searcher.vsearch(request, self._filters(request))
+
+    def query(self, request: QueryRequest) -> SearchResults:
+        """Hybrid search: BM25 and vectors fused, reranked when a reranker is present; degrades
+        to ``bm25_only`` without vectors (see ``gno_core.retrieval.hybrid``)."""
+        from gno_core.retrieval.hybrid import HybridSearch
+
+        searcher = HybridSearch(
+            self.handle.index,
+            self._embedder,
+            self._reranker,
+            ResultBuilder(self.handle.name),
+            self.handle.clock.now_ns,
+        )
+        return searcher.query(request, self._filters(request), recency=_recency(request))
+
+    def similar(
+        self, ref: str, *, limit: int, threshold: float | None, cross_collection: bool
+    ) -> SimilarResults:
+        """Documents similar to ``ref`` by meaning (mean of its chunk vectors), itself excluded,
+        within its collection unless ``cross_collection``; ``ref`` may name another index."""
+        from gno_core.retrieval.vector import VectorSearch, require_embedder
+
+        embedder = require_embedder(self._embedder)
+        with self._documents().resolved(ref) as resolved:
+            owner = resolved.handle
+            searcher = VectorSearch(owner.index, embedder, ResultBuilder(owner.name))
+            return searcher.similar(
+                resolved.document,
+                limit=limit,
+                threshold=threshold,
+                cross_collection=cross_collection,
+            )
+
+    def _filters(self, request: SearchRequest) -> SearchFilters:
+        return build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
+
+
+def _recency(request: SearchRequest) -> bool:
+    return has_recency_intent(request.query)
