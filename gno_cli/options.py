@@ -14,9 +14,8 @@ command parses or prints its help.
 from __future__ import annotations
 
 import argparse
-import types
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, get_origin
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -57,14 +56,6 @@ def _cli(field: FieldInfo) -> Cli:
     return found[0] if found else Cli()
 
 
-def _unwrap_optional(annotation: Any) -> Any:
-    if get_origin(annotation) in (Union, types.UnionType):
-        args = [a for a in get_args(annotation) if a is not type(None)]
-        if len(args) == 1:
-            return args[0]
-    return annotation
-
-
 def add_request_options(
     parser: Parser, model: type[BaseModel], *, skip: Iterable[str] = ()
 ) -> None:
@@ -85,7 +76,9 @@ def add_request_options(
 
 
 def _add_field(target: Any, name: str, field: FieldInfo, cli: Cli) -> None:
-    kind = _unwrap_optional(field.annotation)
+    from gno_core.model.requests import unwrap_optional
+
+    kind = unwrap_optional(field.annotation)
     if field.is_required():
         target.add_argument(name, help=cli.help, metavar=cli.metavar)
         return

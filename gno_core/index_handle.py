@@ -38,10 +38,6 @@ class IndexHandle:
             self._index = self.provider.open()
         return self._index
 
-    @property
-    def is_open(self) -> bool:
-        return self._index is not None
-
     def load_config(self) -> GnoConfig:
         return self.config.load()
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import json
 import logging
 import re
 from collections.abc import AsyncIterator, Mapping
@@ -39,7 +38,7 @@ from gno_adapters.mcp.envelope import (
     claims_modern,
     read_envelope,
 )
-from gno_adapters.mcp.frames import FrameError, decode_frame
+from gno_adapters.mcp.frames import FrameError, decode_frame, json_bytes
 from gno_adapters.mcp.jsonrpc import (
     HEADER_MISMATCH,
     INVALID_PARAMS,
@@ -77,7 +76,6 @@ MODERN_REFUSED = frozenset({"initialize", "subscriptions/listen"})
 ROUTING_HEADERS = ("MCP-Protocol-Version", "Mcp-Method", "Mcp-Name")
 SESSION_HEADER = "Mcp-Session-Id"
 SESSION_NOT_FOUND = -32001
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _B64 = re.compile(r"=\?base64\?(?P<payload>[A-Za-z0-9+/]*={0,2})\?=")
 JSON_HEADERS = {"Cache-Control": "no-store"}
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -330,17 +328,6 @@ def _json(
     if headers:
         response.headers.update(headers)
     return response
-
-
-def json_bytes(payload: Any) -> bytes:
-    """Compact UTF-8 JSON. Text that cannot be UTF-8 (a lone surrogate from a file name or a
-    handler) goes out as U+FFFD: serialising an answer must never fail it."""
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    try:
-        return text.encode()
-    except UnicodeEncodeError:
-        log.warning("an answer held lone surrogates; sent them as U+FFFD")
-        return _LONE_SURROGATE.sub("\ufffd", text).encode()
 
 
 def _error(status: int, rid: RequestId | None, problem: RpcError) -> Response:

@@ -1,4 +1,5 @@
-"""Decoding one inbound JSON frame safely: strict UTF-8, bounded size and nesting, valid text.
+"""JSON frames in and out: decoding an inbound one safely (strict UTF-8, bounded size and
+nesting, valid text) and encoding an answer so that it can always be written.
 
 Every transport (stdio lines, HTTP ``/mcp`` bodies, REST bodies) decodes what a peer sent
 through ``decode_frame`` before anything else looks at it, so that hostile input becomes a typed
@@ -17,6 +18,7 @@ JSON-RPC error and never an exception deep inside a handler:
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -29,8 +31,17 @@ from gno_adapters.mcp.jsonrpc import (
     RpcError,
     is_request_id,
 )
+from gno_core.text.validity import has_lone_surrogate, replace_lone_surrogates
 
-__all__ = ["DEFAULT_MAX_DEPTH", "DEFAULT_MAX_FRAME_BYTES", "FrameError", "decode_frame"]
+log = logging.getLogger("gno.mcp")
+
+__all__ = [
+    "DEFAULT_MAX_DEPTH",
+    "DEFAULT_MAX_FRAME_BYTES",
+    "FrameError",
+    "decode_frame",
+    "json_bytes",
+]
 
 #: Same bound as the HTTP body limit, so a message that works over one transport works over both.
 DEFAULT_MAX_FRAME_BYTES = 1024 * 1024
@@ -38,7 +49,6 @@ DEFAULT_MAX_FRAME_BYTES = 1024 * 1024
 DEFAULT_MAX_DEPTH = 64
 
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # Strings (skipped whole, escapes included) or a single bracket.
 _STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
 
@@ -129,13 +139,24 @@ def _has_surrogate(value: Any) -> bool:
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if _LONE_SURROGATE.search(item):
+            if has_lone_surrogate(item):
                 return True
         elif isinstance(item, dict):
             for key, child in item.items():
-                if _LONE_SURROGATE.search(key):
+                if has_lone_surrogate(key):
                     return True
                 stack.append(child)
         elif isinstance(item, list):
             stack.extend(item)
     return False
+
+
+def json_bytes(payload: Any) -> bytes:
+    """Compact UTF-8 JSON. Text that cannot be UTF-8 (a lone surrogate from a file name or a
+    handler) goes out as U+FFFD: serialising an answer must never fail it."""
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        log.warning("an answer held lone surrogates; sent them as U+FFFD")
+        return replace_lone_surrogates(text).encode()

@@ -10,11 +10,9 @@ had not started it never runs, and if it had, its result is dropped.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import queue
-import re
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -22,7 +20,7 @@ from contextlib import contextmanager, suppress
 from typing import BinaryIO
 
 from gno_adapters.mcp.context import Connection
-from gno_adapters.mcp.frames import DEFAULT_MAX_FRAME_BYTES, FrameError, decode_frame
+from gno_adapters.mcp.frames import DEFAULT_MAX_FRAME_BYTES, FrameError, decode_frame, json_bytes
 from gno_adapters.mcp.jsonrpc import PARSE_ERROR, JSONObject, RpcError, error_response
 from gno_adapters.mcp.protocol import Engine
 from gno_adapters.mcp.server import GnoServices, build_engine, write_enabled_by_env
@@ -30,7 +28,6 @@ from gno_core.surface import OPERATIONS, FacadeFactory
 
 log = logging.getLogger("gno.mcp")
 Job = Callable[[], JSONObject | None]
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def serve_stdio(
@@ -148,7 +145,7 @@ class StdioServer:
             log.warning("warm-up failed; the first call will retry", exc_info=True)
 
     def send(self, message: JSONObject) -> None:
-        data = _encode(message)
+        data = json_bytes(message) + b"\n"
         with self._write_lock:
             if self._closed:
                 return
@@ -158,17 +155,6 @@ class StdioServer:
             except (BrokenPipeError, ValueError, OSError):
                 self._closed = True
                 log.warning("stdout closed by the client; dropping further responses")
-
-
-def _encode(message: JSONObject) -> bytes:
-    """One UTF-8 line. Text that cannot be UTF-8 (a lone surrogate from a file name or a
-    peer) goes out as U+FFFD rather than failing the write."""
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-    try:
-        return text.encode() + b"\n"
-    except UnicodeEncodeError:
-        log.warning("response held lone surrogates; sent them as U+FFFD")
-        return _LONE_SURROGATE.sub("\ufffd", text).encode() + b"\n"
 
 
 @contextmanager

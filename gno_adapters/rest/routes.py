@@ -14,8 +14,7 @@ from typing import Any, Protocol, TypeVar
 
 from quart import Quart, Response, request
 
-from gno_adapters.http.transport import json_bytes
-from gno_adapters.mcp.frames import FrameError, decode_frame
+from gno_adapters.mcp.frames import FrameError, decode_frame, json_bytes
 from gno_adapters.mcp.tools.schema import model_arguments
 from gno_core.surface import OPERATIONS, Facade
 

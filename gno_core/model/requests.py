@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import types
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
@@ -14,6 +15,16 @@ from gno_core.text.validity import has_lone_surrogate
 MAX_REQUEST_TEXT_CHARS = 10_000
 MAX_FILTER_ITEMS = 100
 MAX_QUERY_MODES = 16
+
+
+def unwrap_optional(annotation: Any) -> Any:
+    """``X`` for a field typed ``X | None``; any other annotation unchanged. The MCP schema and
+    the CLI options derive from the same field types."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
 
 
 @dataclass(frozen=True, slots=True)

@@ -295,9 +295,10 @@ class HybridSearch:
         words = content_words(query)
         intent_words = content_words(intent) if intent else ()
         head = fused[:window]
+        chunks = self.index.documents.chunks_for([run.docs[f.key].mirror_hash for f in head])
         passages = [
             rr.rerank_passage(
-                self.index.documents.chunks(run.docs[f.key].mirror_hash),
+                chunks.get(run.docs[f.key].mirror_hash, ()),
                 words,
                 intent_words,
                 run.vector_seq.get(f.key),

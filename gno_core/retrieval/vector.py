@@ -67,12 +67,14 @@ class VectorSearch:
         words = content_words(request.query)
         intent_words = content_words(request.intent) if request.intent else ()
         out = []
+        chunks = self.index.documents.chunks_for([h.document.mirror_hash for h in hits])
         for hit in hits:
             score = distance_score(hit.distance)
             if request.min_score is not None and score < request.min_score:
                 continue
-            chunks = self.index.documents.chunks(hit.document.mirror_hash)
-            passage = chunk_passage(chunks, hit.seq, words, intent_words)
+            passage = chunk_passage(
+                chunks.get(hit.document.mirror_hash, ()), hit.seq, words, intent_words
+            )
             out.append(self.results.build(hit.document, score, passage))
         meta = base_meta(request, filters, mode="vector", vectors_used=True)
         meta.total_results = len(out)

@@ -8,17 +8,21 @@ Refusing them where text enters the core turns a crash deep in an adapter into `
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from gno_core.errors import ValidationError
 
-__all__ = ["has_lone_surrogate", "require_text", "require_texts"]
+__all__ = ["has_lone_surrogate", "replace_lone_surrogates", "require_text"]
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def has_lone_surrogate(value: str) -> bool:
     return _LONE_SURROGATE.search(value) is not None
+
+
+def replace_lone_surrogates(value: str) -> str:
+    """``value`` with each lone surrogate as U+FFFD, so that it can be written as UTF-8."""
+    return _LONE_SURROGATE.sub("\ufffd", value)
 
 
 def require_text(value: str, what: str) -> str:
@@ -29,8 +33,3 @@ def require_text(value: str, what: str) -> str:
             details={"reason": "invalid_unicode", "field": what},
         )
     return value
-
-
-def require_texts(values: Iterable[str], what: str) -> None:
-    for value in values:
-        require_text(value, what)

@@ -25,18 +25,6 @@ METHODS = [
     "notifications/cancelled",
     "notifications/initialized",
 ]
-TOOLS = [
-    "gno_search",
-    "gno_vsearch",
-    "gno_query",
-    "gno_get",
-    "gno_multi_get",
-    "gno_peek",
-    "gno_status",
-    "gno_list_tags",
-    "gno_similar",
-]
-
 # Any code point, lone surrogates included (they arrive as \udXXX escapes from a peer), with
 # a lone surrogate forced into a good share of the strings so that rare paths are reached.
 _any_text = st.text(alphabet=st.characters(codec=None), max_size=40)

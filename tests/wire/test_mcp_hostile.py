@@ -13,33 +13,14 @@ from typing import Any
 
 import pytest
 
-from tests.integration.cli_helpers import run_gno
+from tests.fuzz.corpus import build_index
 from tests.wire.test_mcp_stdio import INIT, StdioProc
-
-NOTES = {
-    "garden.md": "# Garden\n\nTomatoes need full sun and deep watering.\n",
-    "kitchen.md": "# Kitchen\n\nA sourdough starter wants flour and water daily.\n",
-    "travel/lisbon.md": "# Lisbon\n\nTram 28 climbs through Alfama.\n",
-}
 
 
 @pytest.fixture(scope="module")
 def gno_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    home = tmp_path_factory.mktemp("gno-hostile")
-    notes = home / "notes"
-    for rel, text in NOTES.items():
-        (notes / rel).parent.mkdir(parents=True, exist_ok=True)
-        (notes / rel).write_text(text, encoding="utf-8")
-    env = {
-        **os.environ,
-        "GNO_CONFIG_DIR": str(home / "config"),
-        "GNO_DATA_DIR": str(home / "data"),
-        "GNO_CACHE_DIR": str(home / "cache"),
-    }
+    env = {**os.environ, **build_index(tmp_path_factory.mktemp("gno-hostile"))}
     env.pop("GNO_MCP_ENABLE_WRITE", None)
-    for argv in (("collection", "add", str(notes), "--name", "notes"), ("update",)):
-        done = run_gno(env, *argv, timeout=120)
-        assert done.returncode == 0, done.stderr
     return env
 
 

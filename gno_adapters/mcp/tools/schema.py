@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import importlib
 import threading
-import types
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 from gno_adapters.mcp.jsonrpc import JSONObject
 
@@ -28,20 +27,14 @@ REQUESTS_MODULE = "gno_core.model.requests"
 SCALAR_TYPES: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
 
-def _unwrap_optional(annotation: Any) -> Any:
-    if get_origin(annotation) in (Union, types.UnionType):
-        args = [a for a in get_args(annotation) if a is not type(None)]
-        if len(args) == 1:
-            return args[0]
-    return annotation
-
-
 def type_schema(annotation: Any) -> JSONObject:
     """The JSON Schema of a field's type: scalars, ``list[...]``, string ``Literal`` (as an
     ``enum``) and nested models. Anything else fails loudly, at the first ``tools/list``."""
     from pydantic import BaseModel
 
-    annotation = _unwrap_optional(annotation)
+    from gno_core.model.requests import unwrap_optional
+
+    annotation = unwrap_optional(annotation)
     if annotation in SCALAR_TYPES:
         return {"type": SCALAR_TYPES[annotation]}
     origin = get_origin(annotation)
