@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.corpora import SCIFACT, scifact_qrels, scifact_queries
 from benchmarks.metrics import ndcg_at_k, recall_at_k
-from gno_adapters.models import ModelStore
+from gno_adapters.model_files import ModelStore
 from gno_adapters.onnx import OnnxEmbedder
-from gno_core.models import ModelRole
+from gno_core.model_registry import ModelRole
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,9 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from gno_adapters.models import ModelStore
+from gno_adapters.model_files import ModelStore
 from gno_adapters.onnx import OnnxEmbedder
-from gno_core.models import ModelRole
+from gno_core.model_registry import ModelRole
 
 SCIFACT = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "beir-scifact"
 

@@ -30,10 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.corpora import scifact_qrels, scifact_queries, write_scifact
 from benchmarks.metrics import ndcg_at_k, percentile, recall_at_k, summary_ms
 from gno_adapters.bootstrap import open_gno
+from gno_core.contracts import SearchResults
+from gno_core.contracts.requests import QueryRequest, SearchRequest
 from gno_core.facade import Gno
 from gno_core.indexing.embedding import EmbedProgress
-from gno_core.model import SearchResults
-from gno_core.model.requests import QueryRequest, SearchRequest
 
 MODES = ("bm25", "vector", "hybrid", "expand", "rerank")
 #: Runs argv from a small parent, so the child's peak RSS is its own (a child forked from this

@@ -75,7 +75,7 @@ def phase_sync() -> None:
 
 def phase_search() -> None:
     from gno_adapters.bootstrap import open_gno
-    from gno_core.model.requests import SearchRequest
+    from gno_core.contracts.requests import SearchRequest
 
     gno = open_gno()
     for q in QUERIES:  # warm caches once

@@ -8,7 +8,7 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from gno_core.model import WireModel
+    from gno_core.contracts import WireModel
 
 
 def emit_json(payload: WireModel | dict[str, Any] | list[Any], out: TextIO | None = None) -> None:

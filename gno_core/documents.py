@@ -9,11 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from gno_core.domain import StoredDocument
-from gno_core.errors import NotFoundError, ValidationError
-from gno_core.identity import parse_ref
-from gno_core.index_handle import IndexHandle, IndexOpener
-from gno_core.model import (
+from gno_core.contracts import (
     Capabilities,
     DocumentList,
     DocumentListMeta,
@@ -28,7 +24,11 @@ from gno_core.model import (
     TagsList,
     TagsMeta,
 )
-from gno_core.model.document import SkipReason
+from gno_core.contracts.document import SkipReason
+from gno_core.domain import StoredDocument
+from gno_core.errors import NotFoundError, ValidationError
+from gno_core.identity import parse_ref
+from gno_core.index_handle import IndexHandle, IndexOpener
 from gno_core.retrieval.results import source_info
 from gno_core.text.validity import require_text
 

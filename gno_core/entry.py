@@ -8,7 +8,7 @@ are read, and the chosen set imported, only when ``open`` is called.
 
 from __future__ import annotations
 
-import sys
+import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
@@ -63,7 +63,7 @@ def open(
     """
     from importlib.metadata import entry_points
 
-    environment = env if env is not None else _process_environment()
+    environment = env if env is not None else os.environ
     requested = adapters or environment.get(ADAPTERS_VARIABLE) or None
     factory = select_adapters(entry_points(group=ADAPTERS_GROUP), requested)
     return factory(index, config_path, env=env)
@@ -106,11 +106,3 @@ def select_adapters(registered: Iterable[EntryPointLike], requested: str | None)
         )
     return factory
 
-
-def _process_environment() -> Mapping[str, str]:
-    # The core may not import ``os`` (import-linter keeps it free of I/O modules), and the
-    # interpreter has always imported it before any user code runs, so its environment mapping
-    # is read from the module table. A caller that wants no process state passes ``env``.
-    module = sys.modules.get("os")
-    environ: Mapping[str, str] = getattr(module, "environ", {})
-    return environ

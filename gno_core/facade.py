@@ -1,6 +1,7 @@
 """The ``Gno`` facade: the one object transports and Python callers use. It holds no logic of
 its own: each operation delegates to the capability that owns it (``documents``, ``health``,
-``indexing``, ``retrieval``), all sharing one ``IndexHandle``."""
+``collections`` and ``runs`` of indexing, ``retrieval``), all sharing one ``IndexHandle``;
+methods are grouped by capability in that order."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from gno_core.config import CollectionConfig, GnoConfig
+from gno_core.contracts.requests import SearchRequest
+from gno_core.contracts.search import SearchResults
 from gno_core.defaults import DEFAULT_EMBED_BATCH_SIZE
 from gno_core.index_handle import IndexHandle, IndexOpener
-from gno_core.model.requests import SearchRequest
-from gno_core.model.search import SearchResults
 from gno_core.ports import (
     Clock,
     ConfigRepository,
@@ -28,27 +29,26 @@ if TYPE_CHECKING:
     # The capabilities and the contracts they answer with are imported on first use: a new
     # ``gno search`` process builds the search contracts only, not the sync, embedding, status
     # or document ones (see docs/reference/benchmarks.md, cold start).
-    from gno_core.documents import Documents
-    from gno_core.health import Health
-    from gno_core.indexing.collections import Collections
-    from gno_core.indexing.embedding import EmbedProgress
-    from gno_core.indexing.runs import IndexRuns
-    from gno_core.indexing.sync import SyncProgress
-    from gno_core.model import (
+    from gno_core.contracts import (
         CollectionInfo,
         CollectionList,
         DocumentList,
         GetResult,
         MultiGetResult,
         Peek,
-        ResidentStatus,
         Status,
         SyncResult,
         TagsList,
     )
-    from gno_core.model.embedding import EmbedResult, IndexResult
-    from gno_core.model.requests import QueryRequest
-    from gno_core.model.similar import SimilarResults
+    from gno_core.contracts.embedding import EmbedResult, IndexResult
+    from gno_core.contracts.requests import QueryRequest
+    from gno_core.contracts.similar import SimilarResults
+    from gno_core.documents import Documents
+    from gno_core.health import Health
+    from gno_core.indexing.collections import Collections
+    from gno_core.indexing.embedding import EmbedProgress
+    from gno_core.indexing.runs import IndexRuns
+    from gno_core.indexing.sync import SyncProgress
     from gno_core.retrieval.modes import Retrieval
 
 __all__ = ["Gno"]
@@ -72,10 +72,8 @@ class Gno:
         clock: Clock,
         resident: ResidentProbe,
         open_index: IndexOpener | None = None,
-        mode: str = "direct-cli",
         embedder: Embedder | None = None,
         reranker: Reranker | None = None,
-        resident_status: Callable[[], ResidentStatus] | None = None,
     ) -> None:
         self.index_name = index_name
         self.handle = IndexHandle(name=index_name, config=config, provider=provider, clock=clock)
@@ -87,10 +85,6 @@ class Gno:
         self._tree = tree
         self._frontmatter = frontmatter
         self._resident = resident
-        self._mode = mode
-        self._resident_status = resident_status
-
-    # -- capabilities (built on first use) -----------------------------------------------------
 
     @cached_property
     def documents(self) -> Documents:
@@ -122,11 +116,7 @@ class Gno:
     def health(self) -> Health:
         from gno_core.health import Health
 
-        return Health(
-            self.handle, self._resident, self._fingerprint, self._mode, self._resident_status
-        )
-
-    # -- lifecycle -----------------------------------------------------------------------------
+        return Health(self.handle, self._resident, lambda: self.fingerprint)
 
     def close(self) -> None:
         self.handle.close()
@@ -149,7 +139,10 @@ class Gno:
         """The embedding model vectors are made and searched with (None: none available)."""
         return self._embedder
 
-    # -- collections and indexing --------------------------------------------------------------
+    @property
+    def fingerprint(self) -> str | None:
+        """The embedder's fingerprint: which vectors count as embedded."""
+        return self._embedder.fingerprint if self._embedder is not None else None
 
     def add_collection(self, collection: CollectionConfig) -> CollectionInfo:
         return self.collections.add(collection)
@@ -200,8 +193,6 @@ class Gno:
             embed_progress=embed_progress,
         )
 
-    # -- retrieval -----------------------------------------------------------------------------
-
     def search(self, request: SearchRequest) -> SearchResults:
         """BM25 keyword search with filters applied before the limit."""
         return self.retrieval.search(request)
@@ -227,8 +218,6 @@ class Gno:
             ref, limit=limit, threshold=threshold, cross_collection=cross_collection
         )
 
-    # -- documents -----------------------------------------------------------------------------
-
     def get(
         self, ref: str, *, from_line: int | None = None, line_count: int | None = None
     ) -> GetResult:
@@ -250,14 +239,9 @@ class Gno:
     def tags(self, collection: str | None = None, prefix: str | None = None) -> TagsList:
         return self.documents.tags(collection, prefix)
 
-    # -- health --------------------------------------------------------------------------------
-
     def status(self) -> Status:
         return self.health.status()
 
     def peek(self) -> Peek:
         """Cheap, model-free snapshot; an uninitialized index is a successful payload."""
         return self.health.peek()
-
-    def _fingerprint(self) -> str | None:
-        return self._embedder.fingerprint if self._embedder is not None else None

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gno_core.index_handle import IndexHandle
-from gno_core.model import (
+from gno_core.contracts import (
     ChunkingPolicy,
     CollectionStatus,
     IngestErrorInfo,
@@ -19,7 +18,7 @@ from gno_core.model import (
     Status,
     StatusCapabilities,
 )
-from gno_core.model.status import ResidentMode
+from gno_core.index_handle import IndexHandle
 from gno_core.ports import ResidentProbe
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.version import __version__
@@ -33,16 +32,10 @@ class Health:
         handle: IndexHandle,
         resident: ResidentProbe,
         fingerprint: Callable[[], str | None],
-        mode: str = "direct-cli",
-        resident_status: Callable[[], ResidentStatus] | None = None,
     ) -> None:
-        """``resident_status`` reports a resident server's own state; without one, status
-        reports ``mode`` (how this process serves: CLI, stdio MCP ...) as not resident."""
         self.handle = handle
         self._resident = resident
         self._fingerprint = fingerprint
-        fallback = ResidentStatus(mode=_resident_mode(mode), resident=False)
-        self._resident_status = resident_status or (lambda: fallback)
 
     def status(self) -> Status:
         config = self.handle.load_config()
@@ -93,7 +86,9 @@ class Health:
                 overlap_percent=config.chunking.overlap_percent,
             ),
             fts_tokenizer=index.lexical.tokenizer,
-            resident=self._resident_status(),
+            # How this process serves is the transport's to say: a stdio server or a resident
+            # gateway replaces this with its own ``ResidentStatus``.
+            resident=ResidentStatus(mode="direct-cli", resident=False),
         )
 
     def peek(self) -> Peek:
@@ -143,10 +138,3 @@ class Health:
             ],
             serve=serve,
         )
-
-
-def _resident_mode(mode: str) -> ResidentMode:
-    for known in ("serve", "daemon", "stdio"):
-        if mode == known:
-            return known
-    return "direct-cli"

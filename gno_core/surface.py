@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from gno_core.model import GetResult, MultiGetResult, Peek, SearchResults, Status, TagsList
-    from gno_core.model.requests import QueryRequest, SearchRequest
-    from gno_core.model.similar import SimilarResults
+    from gno_core.contracts import GetResult, MultiGetResult, Peek, SearchResults, Status, TagsList
+    from gno_core.contracts.requests import QueryRequest, SearchRequest
+    from gno_core.contracts.similar import SimilarResults
 
 __all__ = ["OPERATIONS", "Facade", "FacadeFactory"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gno_core.model.schemas import all_schema_files
+from gno_core.contracts.schemas import all_schema_files
 
 CONTRACTS = Path(__file__).resolve().parents[1] / "contracts"
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from gno_adapters.models import ModelStore
+from gno_adapters.model_files import ModelStore
 from gno_adapters.onnx import OnnxEmbedder
 from gno_adapters.onnx.graph_cache import Precision
-from gno_core.models import ModelRole
+from gno_core.model_registry import ModelRole
 
 
 def models_dir(factory: pytest.TempPathFactory) -> Path:

@@ -30,7 +30,7 @@ LEGACY = "2025-11-25"
 ACCEPT = "application/json, text/event-stream"
 
 
-Opener = Callable[[Any], Any]
+Factory = Callable[[], Any]
 
 
 class ServerThread:
@@ -99,14 +99,14 @@ def served(
     settings: GatewaySettings | None = None,
     *,
     tools: tuple[ToolDef, ...] | None = None,
-    opener: Opener | None = None,
+    factory: Factory | None = None,
     **changes: Any,
 ) -> Iterator[ServerThread]:
     """A real gateway on a free loopback port for the ``with`` block, over the real in-memory
-    facade (``opener``: another one, e.g. ``FakeGno.opener()`` for slow calls)."""
+    facade (``factory``: another one, e.g. ``FakeGno.factory()`` for slow calls)."""
     base = settings or GatewaySettings(port=0, workers=2)
     gateway, sock = open_gateway(
-        replace(base, **changes), opener or real_facade.opener(), tools=tools
+        replace(base, **changes), factory or real_facade.factory(), tools=tools
     )
     server = ServerThread(gateway, sock).start()
     try:
@@ -122,14 +122,14 @@ def in_process(
     peer: str = "127.0.0.1",
     port: int = 8765,
     tools: tuple[ToolDef, ...] | None = None,
-    opener: Opener | None = None,
+    factory: Factory | None = None,
     **changes: Any,
 ) -> Iterator[tuple[Gateway, httpx.AsyncClient]]:
     """The gateway's ASGI app without a socket; ``peer`` is the socket address it sees. Over the
-    real in-memory facade unless ``opener`` says otherwise."""
+    real in-memory facade unless ``factory`` says otherwise."""
     base = settings or GatewaySettings(port=port, workers=2)
     gateway = Gateway(
-        replace(base, **changes), opener or real_facade.opener(), port=port, tools=tools
+        replace(base, **changes), factory or real_facade.factory(), port=port, tools=tools
     )
     try:
         yield gateway, client_for(gateway, peer)

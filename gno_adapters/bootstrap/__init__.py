@@ -4,7 +4,7 @@
 - ``build(in_memory(notes))``: the same facade over fakes, for tests;
 - ``build(adapters)``: any other ``Adapters`` set;
 - ``resident``: the lifecycle of the resident gateway (lock, pid file, detach, stop);
-- ``models``: which embedder and reranker a facade gets, and the model store;
+- ``model_wiring``: which embedder and reranker a facade gets, from the model file cache;
 - ``paths``: where an index's files live.
 
 The names are imported on first use (PEP 562), so ``gno serve --status`` or ``gno models``

@@ -4,9 +4,7 @@ in memory, a future PostgreSQL one) goes through here, so tests run the real fac
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from gno_core.facade import Gno
 from gno_core.index_handle import IndexOpener
@@ -21,12 +19,7 @@ from gno_core.ports import (
     SourceTree,
 )
 
-if TYPE_CHECKING:
-    from gno_core.model import ResidentStatus
-
-__all__ = ["Adapters", "ResidentStatusSource", "build"]
-
-ResidentStatusSource = Callable[[], "ResidentStatus"]
+__all__ = ["Adapters", "build"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +39,7 @@ class Adapters:
     open_index: IndexOpener | None = None
 
 
-def build(
-    adapters: Adapters,
-    *,
-    mode: str = "direct-cli",
-    resident_status: ResidentStatusSource | None = None,
-) -> Gno:
+def build(adapters: Adapters) -> Gno:
     """The facade over ``adapters``. Cheap: nothing is opened until an operation needs it."""
     return Gno(
         index_name=adapters.index_name,
@@ -62,8 +50,6 @@ def build(
         clock=adapters.clock,
         resident=adapters.resident,
         open_index=adapters.open_index,
-        mode=mode,
-        resident_status=resident_status,
         embedder=adapters.embedder,
         reranker=adapters.reranker,
     )

@@ -7,8 +7,8 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from gno_adapters.bootstrap.adapters import Adapters, ResidentStatusSource, build
-from gno_adapters.bootstrap.models import SemanticModels
+from gno_adapters.bootstrap.adapters import Adapters, build
+from gno_adapters.bootstrap.model_wiring import SemanticModels
 from gno_adapters.bootstrap.resident import PidFileResidentProbe
 from gno_adapters.clock import SystemClock
 from gno_adapters.config import GnoPaths, YamlConfigRepository, resolve_paths
@@ -66,22 +66,14 @@ def open_gno(
     config_path: str | None = None,
     *,
     env: Mapping[str, str] | None = None,
-    mode: str = "direct-cli",
-    resident_status: ResidentStatusSource | None = None,
 ) -> Gno:
     """Build the facade for ``index`` (default ``default``). Cheap: nothing is opened until an
-    operation needs it. A resident gateway passes ``resident_status`` so that ``status``
-    reports it."""
+    operation needs it."""
     paths = resolve_paths(index, config_path, env)
-    return _build(paths, env, mode, resident_status)
+    return _build(paths, env)
 
 
-def _build(
-    paths: GnoPaths,
-    env: Mapping[str, str] | None,
-    mode: str,
-    resident_status: ResidentStatusSource | None = None,
-) -> Gno:
+def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
     clock = SystemClock()
 
     def open_other(name: str) -> IndexHandle:
@@ -108,4 +100,4 @@ def _build(
         reranker=models.reranker,
         open_index=open_other,
     )
-    return build(adapters, mode=mode, resident_status=resident_status)
+    return build(adapters)

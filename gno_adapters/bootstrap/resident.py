@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from gno_adapters.config import GnoPaths
     from gno_adapters.http.gateway import Gateway
     from gno_adapters.http.settings import GatewaySettings, Mode
-    from gno_core.model import ProcessStatus
+    from gno_core.contracts import ProcessStatus
 
 LOCK_NAME = "resident.lock"
 STOP_TERM_SECONDS = 10.0
@@ -329,15 +329,15 @@ def run_foreground(
     lock = ResidentLock(paths.data_dir, pid_file, settings.mode)
     lock.acquire()
 
-    def opener(status: Any) -> Any:
-        return open_gno(index, config_path, mode=settings.mode, resident_status=status)
+    def factory() -> Any:
+        return open_gno(index, config_path)
 
     def ready(gateway: Gateway) -> None:
         write_pid_file(pid_file, pid_record(gateway, log_file))
         announce(url(gateway.settings.bind_host, gateway.port))
 
     try:
-        return run_gateway(settings, opener, ready=ready)
+        return run_gateway(settings, factory, ready=ready)
     except OSError as exc:
         raise RuntimeFailure(
             f"Cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}"
@@ -399,7 +399,7 @@ def live_record(pid_file: Path) -> PidRecord | None:
 def process_status(pid_file: Path, record: PidRecord | None, *, probe: bool) -> ProcessStatus:
     """``process-status@1.0`` of ``record`` (``None``: not running); ``probe`` asks the server
     for its resident status over HTTP."""
-    from gno_core.model import ProcessStatus, ResidentStatus
+    from gno_core.contracts import ProcessStatus, ResidentStatus
 
     if record is None:
         return ProcessStatus(

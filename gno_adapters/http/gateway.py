@@ -1,7 +1,7 @@
 """One resident gateway: the MCP engine over a facade pool, sessions, limits and the boundary.
 
 Built once per listener, after the port is known (the loopback ``Host``/``Origin`` defaults
-name it). Every HTTP client shares its services, tool registry and facades; the tool profile
+name it). Every HTTP client shares its handlers, tool registry and facades; the tool profile
 and the write gate are read here, once.
 """
 
@@ -11,7 +11,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from gno_adapters.http.admission import Admission, PeerConnections, RateLimiter
@@ -21,22 +21,20 @@ from gno_adapters.http.settings import GatewaySettings, default_hosts, default_o
 from gno_adapters.http.token import BearerToken
 from gno_adapters.http.workers import FacadePool
 from gno_adapters.mcp.registry import ToolDef
-from gno_adapters.mcp.server import GnoServices, build_engine
-from gno_core.surface import OPERATIONS, Facade
+from gno_adapters.mcp.server import GnoHandlers, build_engine
+from gno_core.surface import OPERATIONS, FacadeFactory
 
 if TYPE_CHECKING:
-    from gno_core.model import ResidentStatus
+    from gno_core.contracts import ResidentStatus
 
 log = logging.getLogger("gno.http")
-#: Builds one facade; it is given the gateway's own ``resident_status`` to report.
-FacadeOpener = Callable[[Callable[[], "ResidentStatus"]], Facade]
 
 
 class Gateway:
     def __init__(
         self,
         settings: GatewaySettings,
-        opener: FacadeOpener,
+        factory: FacadeFactory,
         *,
         port: int,
         token: BearerToken | None = None,
@@ -50,16 +48,17 @@ class Gateway:
             token = BearerToken.open(settings.token_file)
         self.token = token
         self.capabilities = frozenset(capabilities)
-        self.pool = FacadePool(lambda: opener(self.resident_status), readers=settings.workers)
-        self.services = GnoServices(
+        self.pool = FacadePool(factory, readers=settings.workers)
+        self.handlers = GnoHandlers(
             self.pool.get,
             profile=settings.tool_profile,
             enable_write=settings.enable_write,
             capabilities=self.capabilities,
             tools=tools,
             facades=self.pool,
+            transport_status=self.resident_status,
         )
-        self.engine = build_engine(self.services)
+        self.engine = build_engine(self.handlers)
         self.sessions = SessionStore(settings.max_sessions, settings.session_idle_seconds)
         self.admission = Admission(settings.max_active_requests, settings.max_queued_requests)
         self.peers = PeerConnections(settings.max_connections_per_peer)
@@ -89,7 +88,7 @@ class Gateway:
 
     def resident_status(self) -> ResidentStatus:
         """``resident-status@1.0`` of this gateway (redacted: counts and limits only)."""
-        from gno_core.model import ResidentAdmission, ResidentStatus, ResidentTransport
+        from gno_core.contracts import ResidentAdmission, ResidentStatus, ResidentTransport
 
         s = self.settings
         return ResidentStatus(
@@ -119,7 +118,7 @@ class Gateway:
         """Warm the registry, schemas and one facade per reader thread, and start reaping idle
         sessions; the first request then pays none of it."""
         try:
-            await self.pool.run(self.services.warm_up)
+            await self.pool.run(self.handlers.warm_up)
         except Exception:
             log.warning("warm-up failed; the first call will retry", exc_info=True)
         await self.pool.warm_up(self.settings.workers)
@@ -151,4 +150,4 @@ class Gateway:
 
     def close(self) -> None:
         """Stop the worker threads and close every facade (after the listener stopped)."""
-        self.services.close()  # closes the pool: its threads, then every facade
+        self.handlers.close()  # closes the pool: its threads, then every facade

@@ -1,6 +1,6 @@
 """Boundary refusals: the one closed ``mcp-http-error@1.0`` body for 401/403/408/413/429/503.
 
-Every refusal names a stable, redacted ``reason`` (``gno_core.model.gateway.HttpErrorReason``):
+Every refusal names a stable, redacted ``reason`` (``gno_core.contracts.gateway.HttpErrorReason``):
 the rule that refused, never the token, the peer or the offending header value.
 """
 

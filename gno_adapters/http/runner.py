@@ -15,11 +15,11 @@ import socket
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from gno_adapters.http.gateway import FacadeOpener, Gateway
+from gno_adapters.http.gateway import Gateway
 from gno_adapters.http.settings import GatewaySettings
 from gno_adapters.http.token import BearerToken
 from gno_adapters.mcp.registry import ToolDef
-from gno_core.surface import OPERATIONS
+from gno_core.surface import OPERATIONS, FacadeFactory
 
 log = logging.getLogger("gno.http")
 #: Pending connections the kernel queues for accept. Hypercorn re-listens the socket with its
@@ -53,7 +53,7 @@ def bind_socket(host: str, port: int) -> socket.socket:
 
 def open_gateway(
     settings: GatewaySettings,
-    opener: FacadeOpener,
+    factory: FacadeFactory,
     *,
     capabilities: Iterable[str] = OPERATIONS,
     tools: tuple[ToolDef, ...] | None = None,
@@ -65,7 +65,7 @@ def open_gateway(
     try:
         port = sock.getsockname()[1]
         gateway = Gateway(
-            settings, opener, port=port, token=token, capabilities=capabilities, tools=tools
+            settings, factory, port=port, token=token, capabilities=capabilities, tools=tools
         )
     except BaseException:
         sock.close()
@@ -119,12 +119,12 @@ async def serve_gateway(
 
 def run_gateway(
     settings: GatewaySettings,
-    opener: FacadeOpener,
+    factory: FacadeFactory,
     *,
     ready: Callable[[Gateway], None] | None = None,
 ) -> int:
     """Run a gateway in this process until SIGTERM/SIGINT; returns the exit status."""
-    gateway, sock = open_gateway(settings, opener)
+    gateway, sock = open_gateway(settings, factory)
 
     async def main() -> None:
         stop = asyncio.Event()

@@ -88,7 +88,7 @@ class McpTransport:
         self.sessions = gateway.sessions
         self.pool = gateway.pool
         self.enable_write = gateway.settings.enable_write
-        self.write_names = gateway.services.write_tool_names()
+        self.write_names = gateway.handlers.write_tool_names()
         self.keepalive = gateway.settings.keepalive_seconds
         self.max_body_bytes = gateway.settings.max_body_bytes
 

@@ -2,7 +2,7 @@
 
 Reads run on a small pool of worker threads, each with its own facade (and so its own index
 connection: WAL lets readers run side by side). Calls that write run on one dedicated thread,
-one at a time. ``FacadePool`` is also the MCP services' ``Facades``: a tool handler's
+one at a time. ``FacadePool`` is also the MCP handlers' ``Facades``: a tool handler's
 ``call.facade`` is the facade of the thread it runs on.
 """
 

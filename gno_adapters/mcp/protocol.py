@@ -56,7 +56,7 @@ CACHEABLE = frozenset(
 Work = Callable[[], JSONObject]
 
 
-class Services(Protocol):
+class Handlers(Protocol):
     """What the engine serves. ``prepare_*`` run on the read loop and must stay cheap: they
     validate the request (``RpcError``) and return the blocking work to run later."""
 
@@ -83,8 +83,8 @@ class Reply:
 class Engine:
     """Dispatches messages for any number of connections; holds no per-connection state."""
 
-    def __init__(self, services: Services, *, name: str, version: str) -> None:
-        self.services = services
+    def __init__(self, handlers: Handlers, *, name: str, version: str) -> None:
+        self.handlers = handlers
         self.server_info: JSONObject = {"name": name, "version": version}
 
     # -- framing ---------------------------------------------------------------------------
@@ -187,12 +187,12 @@ class Engine:
     def _dispatch(self, ctx: RequestContext) -> Reply:
         method, params = ctx.method, ctx.params
         if method == "tools/list":
-            return _result(ctx.request_id, self._stamp(ctx, {"tools": self.services.list_tools()}))
+            return _result(ctx.request_id, self._stamp(ctx, {"tools": self.handlers.list_tools()}))
         if method == "resources/list":
-            listed = {"resources": self.services.list_resources()}
+            listed = {"resources": self.handlers.list_resources()}
             return _result(ctx.request_id, self._stamp(ctx, listed))
         if method == "resources/templates/list":
-            listed = {"resourceTemplates": self.services.list_resource_templates()}
+            listed = {"resourceTemplates": self.handlers.list_resource_templates()}
             return _result(ctx.request_id, self._stamp(ctx, listed))
         if method == "tools/call":
             name, arguments = params.get("name"), params.get("arguments")
@@ -200,12 +200,12 @@ class Engine:
                 raise RpcError(INVALID_PARAMS, "tools/call: name must be a string")
             if arguments is not None and not isinstance(arguments, Mapping):
                 raise RpcError(INVALID_PARAMS, "tools/call: arguments must be an object")
-            work = self.services.prepare_tool_call(ctx, name, dict(arguments or {}))
+            work = self.handlers.prepare_tool_call(ctx, name, dict(arguments or {}))
         else:  # resources/read
             uri = params.get("uri")
             if not isinstance(uri, str):
                 raise RpcError(INVALID_PARAMS, "resources/read: uri must be a string")
-            work = self.services.prepare_resource_read(ctx, uri)
+            work = self.handlers.prepare_resource_read(ctx, uri)
         return self._defer(ctx, work)
 
     def _defer(self, ctx: RequestContext, work: Work) -> Reply:

@@ -51,7 +51,7 @@ Handler = Callable[["ToolCall"], JSONObject]
 
 @dataclass(frozen=True, slots=True)
 class ToolDef:
-    """One tool. ``output`` names a contract in ``gno_core.model.SCHEMAS``; ``requires`` names
+    """One tool. ``output`` names a contract in ``gno_core.contracts.SCHEMAS``; ``requires`` names
     the facade method the tool needs (the tool is registered only when it exists).
     ``input_schema`` may be a mapping that derives itself on first use
     (``gno_adapters.mcp.tools.schema.DerivedSchema``)."""

@@ -15,7 +15,7 @@ from gno_adapters.mcp.tools.common import number_lines
 from gno_core.surface import Facade
 
 if TYPE_CHECKING:
-    from gno_core.model import GetResult
+    from gno_core.contracts import GetResult
 
 TAGS_URI = "gno://tags"
 

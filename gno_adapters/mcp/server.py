@@ -1,4 +1,4 @@
-"""gno's MCP services: the tool registry, resources and facade behind the protocol engine.
+"""gno's MCP handlers: the tool registry, resources and facade behind the protocol engine.
 
 ``build_engine`` is the one place a transport gets a ready engine from: it checks the profile
 (an unknown one fails with ``VALIDATION`` before anything is served), and everything heavy
@@ -17,7 +17,7 @@ from gno_adapters.mcp.jsonrpc import INVALID_PARAMS, JSONObject, RpcError
 from gno_adapters.mcp.protocol import Engine, Work
 from gno_adapters.mcp.registry import ToolDef, ToolRegistry, parse_profile
 from gno_adapters.mcp.resources import RESOURCE_TEMPLATES, RESOURCES, read_resource
-from gno_adapters.mcp.tools.common import ToolCall
+from gno_adapters.mcp.tools.common import ToolCall, TransportStatus
 from gno_core.surface import OPERATIONS, FacadeFactory
 
 SERVER_NAME = "gno"
@@ -29,11 +29,13 @@ def write_enabled_by_env(env: Mapping[str, str]) -> bool:
     return env.get(WRITE_ENV, "").strip() == "1"
 
 
-class GnoServices:
-    """Implements the engine's ``Services`` for one server (one profile, one write gate).
+class GnoHandlers:
+    """Implements the engine's ``Handlers`` for one server (one profile, one write gate).
 
     ``capabilities`` names the facade operations the factory's facades offer (default: all of
-    ``gno_core.surface.Facade``); a tool that ``requires`` another is not registered."""
+    ``gno_core.surface.Facade``); a tool that ``requires`` another is not registered.
+    ``transport_status`` is how the serving transport reports itself in ``gno_status`` (the
+    core reports a direct caller)."""
 
     def __init__(
         self,
@@ -44,11 +46,13 @@ class GnoServices:
         capabilities: Iterable[str] = OPERATIONS,
         tools: tuple[ToolDef, ...] | None = None,
         facades: Facades | None = None,
+        transport_status: TransportStatus | None = None,
     ) -> None:
         self.profile = parse_profile(profile)
         self.enable_write = enable_write
         self.facades: Facades = facades or FacadeHolder(facade_factory)
         self.capabilities = frozenset(capabilities)
+        self.transport_status = transport_status
         self._tools = tools
         self._registry: ToolRegistry | None = None
         self._lock = threading.Lock()
@@ -58,7 +62,7 @@ class GnoServices:
         with self._lock:
             if self._registry is None:
                 from gno_adapters.mcp.tools import ALL_TOOLS
-                from gno_core.model.schemas import build_schema
+                from gno_core.contracts.schemas import build_schema
 
                 self._registry = ToolRegistry(
                     self._tools if self._tools is not None else ALL_TOOLS,
@@ -84,7 +88,7 @@ class GnoServices:
         tool = self.registry.get(name)
         if tool is None:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}", {"tool": name})
-        call = ToolCall(ctx, arguments, self.facades)
+        call = ToolCall(ctx, arguments, self.facades, self.transport_status)
         return lambda: self._run_tool(tool, call)
 
     def _run_tool(self, tool: ToolDef, call: ToolCall) -> JSONObject:
@@ -116,13 +120,13 @@ class GnoServices:
         self.registry.listing()
         import jsonschema  # type: ignore[import-untyped]  # noqa: F401
 
-        import gno_core.model.requests  # noqa: F401
+        import gno_core.contracts.requests  # noqa: F401
 
     def close(self) -> None:
         self.facades.close()
 
 
-def build_engine(services: GnoServices) -> Engine:
+def build_engine(handlers: GnoHandlers) -> Engine:
     from gno_core import __version__
 
-    return Engine(services, name=SERVER_NAME, version=__version__)
+    return Engine(handlers, name=SERVER_NAME, version=__version__)

@@ -17,14 +17,17 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from gno_adapters.mcp.context import Connection
 from gno_adapters.mcp.frames import DEFAULT_MAX_FRAME_BYTES, FrameError, decode_frame, json_bytes
 from gno_adapters.mcp.jsonrpc import PARSE_ERROR, JSONObject, RpcError, error_response
 from gno_adapters.mcp.protocol import Engine
-from gno_adapters.mcp.server import GnoServices, build_engine, write_enabled_by_env
+from gno_adapters.mcp.server import GnoHandlers, build_engine, write_enabled_by_env
 from gno_core.surface import OPERATIONS, FacadeFactory
+
+if TYPE_CHECKING:
+    from gno_core.contracts import ResidentStatus
 
 log = logging.getLogger("gno.mcp")
 Job = Callable[[], JSONObject | None]
@@ -51,14 +54,25 @@ def serve_stdio(
     """
     if enable_write is None:
         enable_write = write_enabled_by_env(os.environ)
-    services = GnoServices(
-        facade_factory, profile=profile, enable_write=enable_write, capabilities=capabilities
+    handlers = GnoHandlers(
+        facade_factory,
+        profile=profile,
+        enable_write=enable_write,
+        capabilities=capabilities,
+        transport_status=stdio_status,
     )
-    engine = build_engine(services)
+    engine = build_engine(handlers)
     if stdout is not None:
-        return StdioServer(engine, services, stdin or sys.stdin.buffer, stdout).run()
+        return StdioServer(engine, handlers, stdin or sys.stdin.buffer, stdout).run()
     with _protocol_stdout() as out:
-        return StdioServer(engine, services, stdin or sys.stdin.buffer, out).run()
+        return StdioServer(engine, handlers, stdin or sys.stdin.buffer, out).run()
+
+
+def stdio_status() -> ResidentStatus:
+    """How a stdio server reports itself in ``gno_status``: one client, not resident."""
+    from gno_core.contracts import ResidentStatus
+
+    return ResidentStatus(mode="stdio", resident=False)
 
 
 class StdioServer:
@@ -67,7 +81,7 @@ class StdioServer:
     def __init__(
         self,
         engine: Engine,
-        services: GnoServices,
+        handlers: GnoHandlers,
         inp: BinaryIO,
         out: BinaryIO,
         *,
@@ -75,7 +89,7 @@ class StdioServer:
     ):
         self.engine = engine
         self.max_frame_bytes = max_frame_bytes
-        self.services = services
+        self.handlers = handlers
         self.inp = inp
         self.out = out
         self.connection = Connection.pinned_by_first_request("stdio")
@@ -100,7 +114,7 @@ class StdioServer:
         finally:
             self._jobs.put(None)
             worker.join()
-            self.services.close()
+            self.handlers.close()
         return 0
 
     def _receive(self, raw: bytes) -> None:
@@ -140,7 +154,7 @@ class StdioServer:
 
     def _warm_up(self) -> None:
         try:
-            self.services.warm_up()
+            self.handlers.warm_up()
         except Exception:
             log.warning("warm-up failed; the first call will retry", exc_info=True)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gno_core.errors import ModelUnavailableError, RuntimeFailure
-from gno_core.models import ModelFormat, ModelLocation
+from gno_core.model_registry import ModelFormat, ModelLocation
 from gno_core.ports.embedder import TextProfile, Vector, embedding_fingerprint
 
 if TYPE_CHECKING:  # numpy and onnxruntime load with the model, not with gno

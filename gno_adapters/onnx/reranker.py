@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gno_core.errors import ModelUnavailableError, RuntimeFailure
-from gno_core.models import ModelFormat, ModelLocation
+from gno_core.model_registry import ModelFormat, ModelLocation
 
 if TYPE_CHECKING:
     import onnxruntime

@@ -10,13 +10,16 @@ the boundary (Host, Origin, peer, bearer, size, rate, admission) has already run
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from quart import Quart, Response, request
 
 from gno_adapters.mcp.frames import FrameError, decode_frame, json_bytes
 from gno_adapters.mcp.tools.schema import model_arguments
 from gno_core.surface import OPERATIONS, Facade
+
+if TYPE_CHECKING:
+    from gno_core.contracts import ResidentStatus, Status
 
 T = TypeVar("T")
 
@@ -42,9 +45,15 @@ class Runner(Protocol):
     async def run(self, fn: Callable[[], T], *, write: bool = False) -> T: ...
 
 
-def register_rest(app: Quart, runner: Runner, capabilities: Iterable[str] = OPERATIONS) -> None:
+def register_rest(
+    app: Quart,
+    runner: Runner,
+    capabilities: Iterable[str] = OPERATIONS,
+    transport_status: Callable[[], ResidentStatus] | None = None,
+) -> None:
     """Add the REST routes to ``app``; ``/api/query`` exists when ``capabilities`` (the facade
-    operations the runner's facades offer) holds ``query``."""
+    operations the runner's facades offer) holds ``query``. ``/api/status`` reports the serving
+    gateway through ``transport_status``."""
 
     async def call(fn: Callable[[Facade], Any]) -> Response:
         def work() -> Any:
@@ -55,13 +64,19 @@ def register_rest(app: Quart, runner: Runner, capabilities: Iterable[str] = OPER
         except Exception as exc:
             return _failure(exc)
 
+    def stamped_status(facade: Facade) -> Status:
+        status = facade.status()
+        if transport_status is None:
+            return status
+        return status.model_copy(update={"resident": transport_status()})
+
     @app.get("/api/status")
     async def status() -> Response:
-        return await call(lambda f: f.status())
+        return await call(stamped_status)
 
     @app.post("/api/search")
     async def search() -> Response:
-        from gno_core.model.requests import SearchRequest
+        from gno_core.contracts.requests import SearchRequest
 
         try:
             body = SearchRequest.model_validate(await _body())
@@ -70,7 +85,7 @@ def register_rest(app: Quart, runner: Runner, capabilities: Iterable[str] = OPER
         return await call(lambda f: f.search(body))
 
     if "query" in capabilities:
-        from gno_core.model import requests as request_models
+        from gno_core.contracts import requests as request_models
 
         query_request: Any = getattr(request_models, "QueryRequest", request_models.SearchRequest)
 
@@ -84,7 +99,7 @@ def register_rest(app: Quart, runner: Runner, capabilities: Iterable[str] = OPER
 
     @app.get("/api/doc")
     async def doc() -> Response:
-        from gno_core.model.requests import GetRequest
+        from gno_core.contracts.requests import GetRequest
 
         args = request.args
         try:

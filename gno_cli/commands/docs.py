@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _get_options(p: argparse.ArgumentParser) -> None:
-    from gno_core.model.requests import GetRequest
+    from gno_core.contracts.requests import GetRequest
 
     add_request_options(p, GetRequest)
     p.add_argument("--line-numbers", action="store_true", help="prefix lines with their numbers")

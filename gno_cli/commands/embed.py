@@ -9,9 +9,9 @@ from gno_cli.output import Progress, emit, emit_json
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
+    from gno_core.contracts import EmbedResult
     from gno_core.indexing.embedding import EmbedProgress
     from gno_core.indexing.sync import SyncProgress
-    from gno_core.model import EmbedResult
 
 #: Exit code of a run in which some chunks failed to embed (a runtime failure).
 PARTIAL_FAILURE_EXIT = 2

@@ -36,6 +36,6 @@ def run_mcp(ctx: Context) -> int:
         # the storage and model adapters.
         from gno_adapters.bootstrap import open_gno
 
-        return open_gno(index, config_path, mode="stdio")
+        return open_gno(index, config_path)
 
     return serve_stdio(facade, profile=profile, enable_write=enable_write)

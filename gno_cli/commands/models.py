@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from gno_cli.output import Progress, emit, emit_json
 
 if TYPE_CHECKING:
-    from gno_adapters.bootstrap.models import ModelStore
+    from gno_adapters.bootstrap.model_wiring import ModelStore
     from gno_cli.context import Context
-    from gno_core.models import ModelRole, ModelStatus
+    from gno_core.model_registry import ModelRole, ModelStatus
 
 ROLES = ("embed", "rerank", "generate")
 
@@ -38,21 +38,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _store(ctx: Context, offline: bool = False) -> ModelStore:
-    from gno_adapters.bootstrap.models import model_store
+    from gno_adapters.bootstrap.model_wiring import model_store
 
     env_offline = any(os.environ.get(v) == "1" for v in ("GNO_OFFLINE", "HF_HUB_OFFLINE"))
     return model_store(ctx.args.index, ctx.args.config, offline=offline or env_offline)
 
 
 def _split(ref: str) -> tuple[ModelRole, str | None]:
-    from gno_core.models import parse_role
+    from gno_core.model_registry import parse_role
 
     role, _, name = ref.partition("/")
     return parse_role(role), name or None
 
 
 def _entry(status: ModelStatus) -> dict[str, object]:
-    from gno_core.model import ModelEntry
+    from gno_core.contracts import ModelEntry
 
     spec = status.spec
     return ModelEntry(
@@ -72,7 +72,7 @@ def _entry(status: ModelStatus) -> dict[str, object]:
 
 
 def run_list(ctx: Context) -> int:
-    from gno_core.models import parse_role
+    from gno_core.model_registry import parse_role
 
     store = _store(ctx)
     role = parse_role(ctx.args.role) if ctx.args.role else None

@@ -16,7 +16,7 @@ from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
-    from gno_core.model.requests import QueryMode, QueryRequest
+    from gno_core.contracts.requests import QueryMode, QueryRequest
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,14 +34,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _query_options(q: argparse.ArgumentParser) -> None:
-    from gno_core.model.requests import QueryRequest, SearchRequest
+    from gno_core.contracts.requests import QueryRequest, SearchRequest
 
     add_retrieval_options(q)
     add_request_options(q, QueryRequest, skip=SearchRequest.model_fields)
 
 
 def _similar_options(s: argparse.ArgumentParser) -> None:
-    from gno_core.model.requests import SimilarRequest
+    from gno_core.contracts.requests import SimilarRequest
 
     add_request_options(s, SimilarRequest)
 
@@ -51,8 +51,8 @@ def run_vsearch(ctx: Context) -> int:
 
 
 def _modes(values: list[str]) -> list[QueryMode]:
+    from gno_core.contracts.requests import QueryMode
     from gno_core.errors import ValidationError
-    from gno_core.model.requests import QueryMode
 
     modes = []
     for value in values:
@@ -66,7 +66,7 @@ def _modes(values: list[str]) -> list[QueryMode]:
 
 
 def query_request(args: argparse.Namespace) -> QueryRequest:
-    from gno_core.model.requests import QueryRequest
+    from gno_core.contracts.requests import QueryRequest
 
     values = retrieval_values(args, QueryRequest)
     values["query_modes"] = _modes(values.get("query_modes", []))
@@ -93,7 +93,7 @@ def run_query(ctx: Context) -> int:
 
 
 def run_similar(ctx: Context) -> int:
-    from gno_core.model.requests import SimilarRequest
+    from gno_core.contracts.requests import SimilarRequest
 
     req = SimilarRequest.model_validate(request_values(ctx.args, SimilarRequest))
     res = ctx.gno.similar(

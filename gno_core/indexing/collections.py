@@ -4,10 +4,10 @@ list); removing or renaming one carries over to the documents already indexed.""
 from __future__ import annotations
 
 from gno_core.config import CollectionConfig, GnoConfig
+from gno_core.contracts import CollectionInfo, CollectionList
 from gno_core.errors import DuplicateError
 from gno_core.identity import normalize_collection_name
 from gno_core.index_handle import IndexHandle, require_collection
-from gno_core.model import CollectionInfo, CollectionList
 
 __all__ = ["Collections"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gno_core.contracts.embedding import EmbedFailure, EmbedResult
 from gno_core.defaults import DEFAULT_EMBED_BATCH_SIZE
 from gno_core.errors import GnoError, ModelUnavailableError
-from gno_core.model.embedding import EmbedFailure, EmbedResult
 from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import Embedder
 from gno_core.ports.index import Index
@@ -49,7 +49,7 @@ def passage_text(embedder: Embedder, chunk: PendingChunk) -> str:
     return embedder.profile.document(text, title or None)
 
 
-class EmbedService:
+class BacklogEmbedder:
     """Runs embedding over an ``Index`` with one ``Embedder``."""
 
     def __init__(self, index: Index, embedder: Embedder, clock: Clock) -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gno_core.contracts import SyncResult
+from gno_core.contracts.embedding import EmbedResult, IndexResult
 from gno_core.index_handle import IndexHandle
 from gno_core.indexing.collections import Collections
-from gno_core.indexing.embedding import DEFAULT_BATCH_SIZE, EmbedProgress, EmbedService
-from gno_core.indexing.sync import SyncProgress, SyncService
-from gno_core.model import SyncResult
-from gno_core.model.embedding import EmbedResult, IndexResult
+from gno_core.indexing.embedding import DEFAULT_BATCH_SIZE, BacklogEmbedder, EmbedProgress
+from gno_core.indexing.sync import Syncer, SyncProgress
 from gno_core.ports import Embedder, FrontmatterParser, SourceTree
 from gno_core.retrieval.vector import require_embedder
 
@@ -40,9 +40,7 @@ class IndexRuns:
         """Bring the index up to date with the files of ``collections`` (all when None)."""
         config = self.handle.load_config()
         chosen = self.collections.chosen(collections)
-        service = SyncService(
-            self.handle.index.ledger, self._tree, self._frontmatter, self.handle.clock
-        )
+        service = Syncer(self.handle.index.ledger, self._tree, self._frontmatter, self.handle.clock)
         return service.sync(chosen, config.chunking, config.ingest, progress)
 
     def embed(
@@ -58,7 +56,7 @@ class IndexRuns:
         committing batch by batch; ``MODEL_UNAVAILABLE`` without a model."""
         embedder = require_embedder(self._embedder)
         names = self.collections.names(collections)
-        service = EmbedService(self.handle.index, embedder, self.handle.clock)
+        service = BacklogEmbedder(self.handle.index, embedder, self.handle.clock)
         return service.run(
             names, batch_size=batch_size, force=force, dry_run=dry_run, progress=progress
         )

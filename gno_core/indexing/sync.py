@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gno_core.config import ChunkingConfig, CollectionConfig, IngestConfig
+from gno_core.contracts.collections import CollectionSyncResult, SyncFailure, SyncResult
 from gno_core.domain import (
     INGEST_VERSION,
     IndexedDocument,
@@ -44,12 +45,11 @@ from gno_core.indexing.ingest import (
     IngestError,
     build_document,
 )
-from gno_core.model.collections import CollectionSyncResult, SyncFailure, SyncResult
 from gno_core.ports.clock import Clock
 from gno_core.ports.files import FrontmatterParser, SourceTree
 from gno_core.ports.ledger import SyncLedger
 
-__all__ = ["SyncProgress", "SyncService"]
+__all__ = ["SyncProgress", "Syncer"]
 
 #: Progress is reported every this many files (and at the start and end of each collection).
 PROGRESS_EVERY = 64
@@ -67,7 +67,7 @@ class SyncProgress:
     path: str
 
 
-class SyncService:
+class Syncer:
     """Syncs collections into a ``DocumentStore`` (see the module docstring for the rules)."""
 
     def __init__(

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from gno_core.contracts import ExplainLine, SearchResult, SearchResults
+from gno_core.contracts.requests import QueryRequest
 from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.errors import GnoError
-from gno_core.model import ExplainLine, SearchResult, SearchResults
-from gno_core.model.requests import QueryRequest
 from gno_core.ports.embedder import Embedder
 from gno_core.ports.index import Index
 from gno_core.ports.reranker import Reranker

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gno_core.contracts import SearchMeta, SearchResult, SearchResults, SnippetRange
+from gno_core.contracts.requests import SearchRequest
 from gno_core.domain import SearchFilters, StoredDocument
-from gno_core.model import SearchMeta, SearchResult, SearchResults, SnippetRange
-from gno_core.model.requests import SearchRequest
 from gno_core.ports import Index
 from gno_core.retrieval.dates import parse_document_date
 from gno_core.retrieval.query import parse_query, words_of

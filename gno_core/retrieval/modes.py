@@ -8,19 +8,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gno_core.contracts.requests import SearchRequest
+from gno_core.contracts.search import SearchResults
 from gno_core.domain import SearchFilters
 from gno_core.index_handle import IndexHandle
-from gno_core.model.requests import SearchRequest
-from gno_core.model.search import SearchResults
 from gno_core.ports import Embedder, Reranker
 from gno_core.retrieval.filters import build_filters, has_recency_intent
 from gno_core.retrieval.lexical import LexicalSearch
 from gno_core.retrieval.results import ResultBuilder
 
 if TYPE_CHECKING:
+    from gno_core.contracts.requests import QueryRequest
+    from gno_core.contracts.similar import SimilarResults
     from gno_core.documents import Documents
-    from gno_core.model.requests import QueryRequest
-    from gno_core.model.similar import SimilarResults
 
 __all__ = ["Retrieval"]
 

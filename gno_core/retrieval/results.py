@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gno_core.contracts import SearchMeta, SearchResult, SnippetRange, SourceInfo
+from gno_core.contracts.requests import SearchRequest
 from gno_core.domain import Chunk, SearchFilters, StoredDocument
 from gno_core.identity import make_uri
-from gno_core.model import SearchMeta, SearchResult, SnippetRange, SourceInfo
-from gno_core.model.requests import SearchRequest
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.retrieval.snippets import Passage, best_passage
 

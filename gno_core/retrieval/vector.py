@@ -7,12 +7,12 @@ import math
 from array import array
 from dataclasses import dataclass
 
+from gno_core.contracts import SearchResults
+from gno_core.contracts.requests import SearchRequest
+from gno_core.contracts.similar import SimilarDocument, SimilarMeta, SimilarResults
 from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.errors import ModelUnavailableError, RuntimeFailure, ValidationError
 from gno_core.identity import make_uri
-from gno_core.model import SearchResults
-from gno_core.model.requests import SearchRequest
-from gno_core.model.similar import SimilarDocument, SimilarMeta, SimilarResults
 from gno_core.ports.embedder import Embedder, Vector
 from gno_core.ports.index import Index
 from gno_core.retrieval.query import STOPWORDS, words_of

@@ -8,9 +8,9 @@ from collections.abc import Callable
 import pytest
 
 from gno_adapters.inmemory.reranker import OverlapReranker
-from gno_adapters.models import ModelStore
+from gno_adapters.model_files import ModelStore
 from gno_adapters.onnx.reranker import OnnxReranker
-from gno_core.models import ModelRole
+from gno_core.model_registry import ModelRole
 from gno_core.ports.reranker import Reranker
 from tests.rerank_support import write_cross_encoder
 

@@ -129,7 +129,7 @@ def test_multi_get_patterns_answer_or_fail_typed(gno: Any, pattern: str) -> None
 def test_search_answers_or_fails_typed(gno: Any, query: str, filters: dict[str, Any]) -> None:
     from pydantic import ValidationError as ModelError
 
-    from gno_core.model.requests import SearchRequest
+    from gno_core.contracts.requests import SearchRequest
 
     try:
         request = SearchRequest.model_validate({"query": query, **filters})

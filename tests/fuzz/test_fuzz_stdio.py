@@ -76,15 +76,13 @@ def frames(modern: bool) -> st.SearchStrategy[bytes]:
 
 def serve(env: dict[str, str], lines: list[bytes]) -> list[dict[str, Any]]:
     from gno_adapters.bootstrap import open_gno
-    from gno_adapters.mcp.server import GnoServices, build_engine
+    from gno_adapters.mcp.server import GnoHandlers, build_engine
     from gno_adapters.mcp.stdio import StdioServer
 
-    services = GnoServices(
-        lambda: open_gno(env=env, mode="stdio"), profile="full", enable_write=False
-    )
+    handlers = GnoHandlers(lambda: open_gno(env=env), profile="full", enable_write=False)
     out = io.BytesIO()
     stdin = io.BytesIO(b"".join(line + b"\n" for line in lines))
-    assert StdioServer(build_engine(services), services, stdin, out).run() == 0
+    assert StdioServer(build_engine(handlers), handlers, stdin, out).run() == 0
     return [json.loads(line.decode("utf-8")) for line in out.getvalue().splitlines()]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gno_adapters.bootstrap import models as model_wiring
+from gno_adapters.bootstrap import model_wiring
 from tests.embedding_support import models_dir
 from tests.integration.cli_helpers import Cli
 from tests.schema_check import assert_valid

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from gno_adapters.bootstrap.models import LazyOnnxEmbedder, SemanticModels
-from gno_adapters.models import ModelStore
+from gno_adapters.bootstrap.model_wiring import LazyOnnxEmbedder, SemanticModels
+from gno_adapters.model_files import ModelStore
 from gno_adapters.onnx import OnnxEmbedder
-from gno_core.models import MINILM_L6, ModelRole
+from gno_core.model_registry import MINILM_L6, ModelRole
 from tests.embedding_support import models_dir
 
 

@@ -18,10 +18,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from gno_adapters.models import ModelStore, download, read_manifest
-from gno_adapters.models.download import part_path
+from gno_adapters.model_files import ModelStore, download, read_manifest
+from gno_adapters.model_files.download import part_path
 from gno_core.errors import ModelUnavailableError, ValidationError
-from gno_core.models import (
+from gno_core.model_registry import (
     DEFAULT_REGISTRY,
     ModelFile,
     ModelFormat,

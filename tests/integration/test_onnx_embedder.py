@@ -16,13 +16,13 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from gno_adapters.models import ModelStore
+from gno_adapters.model_files import ModelStore
 from gno_adapters.onnx import OnnxEmbedder
 from gno_adapters.onnx.bert_graph import BertShape
 from gno_adapters.onnx.onnx_weights import read_exported_bert
 from gno_adapters.onnx.wordpiece import WordPieceTokenizer
 from gno_core.errors import ModelUnavailableError
-from gno_core.models import ModelFormat, ModelRole
+from gno_core.model_registry import ModelFormat, ModelRole
 from gno_core.ports.embedder import dot
 from tests.embedding_support import models_dir, new_onnx_embedder
 

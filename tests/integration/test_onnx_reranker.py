@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from gno_adapters.bootstrap.models import LazyOnnxReranker, SemanticModels
-from gno_adapters.models import ModelStore
+from gno_adapters.bootstrap.model_wiring import LazyOnnxReranker, SemanticModels
+from gno_adapters.model_files import ModelStore
 from gno_adapters.onnx.reranker import OnnxReranker
+from gno_core.contracts.requests import QueryRequest
 from gno_core.errors import ModelUnavailableError
-from gno_core.model.requests import QueryRequest
-from gno_core.models import ModelRole
+from gno_core.model_registry import ModelRole
 from tests.rerank_support import write_cross_encoder
 from tests.schema_check import assert_valid
 from tests.semantic_support import CORPUS, HashEmbedder, make_env

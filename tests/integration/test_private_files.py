@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from gno_adapters.fsutil import ensure_private_dir
-from gno_adapters.models.store import ModelStore
+from gno_adapters.model_files.cache import ModelStore
 from gno_core.errors import ModelUnavailableError
-from gno_core.models import ModelFile, ModelFormat, ModelRegistry, ModelRole, ModelSpec
+from gno_core.model_registry import ModelFile, ModelFormat, ModelRegistry, ModelRole, ModelSpec
 from tests.contract.store_support import apsw_index
 from tests.integration.cli_helpers import Cli
 
@@ -128,7 +128,7 @@ def test_embedding_cache_folder_is_owner_only_before_a_graph_is_built(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import gno_adapters.onnx.embedder as onnx_embedder
-    from gno_adapters.bootstrap.models import SemanticModels
+    from gno_adapters.bootstrap.model_wiring import SemanticModels
 
     built: list[object] = []
 

@@ -18,10 +18,10 @@ from gno_adapters.inmemory.ledger import InMemoryLedger
 from gno_adapters.inmemory.state import InMemoryState
 from gno_adapters.inmemory.stats import InMemoryStats
 from gno_core.config import ChunkingConfig, CollectionConfig, IngestConfig
+from gno_core.contracts.collections import CollectionSyncResult
 from gno_core.domain import INGEST_VERSION, SourceFile, SourceState, SyncBatch
 from gno_core.errors import RuntimeFailure
-from gno_core.indexing.sync import SyncProgress, SyncService
-from gno_core.model.collections import CollectionSyncResult
+from gno_core.indexing.sync import Syncer, SyncProgress
 
 
 class RecordingLedger(InMemoryLedger):
@@ -101,7 +101,7 @@ class Env:
     ingest: IngestConfig = field(default_factory=lambda: IngestConfig(batch_size=500))
 
     def sync(self, store: RecordingStore | None = None) -> CollectionSyncResult:
-        service = SyncService(
+        service = Syncer(
             (store or self.store).ledger, self.tree, YamlFrontmatterParser(), FixedClock()
         )
         result = service.sync([self.collection], ChunkingConfig(), self.ingest)
@@ -279,7 +279,7 @@ def test_missing_root_reports_and_keeps_the_documents(env: Env, tmp_path: Path) 
     (other_root / "o.md").write_text("# Other\n")
     gone = CollectionConfig(name="notes", path=str(tmp_path / "unmounted"))
     other = CollectionConfig(name="other", path=str(other_root))
-    service = SyncService(env.store.ledger, env.tree, YamlFrontmatterParser(), FixedClock())
+    service = Syncer(env.store.ledger, env.tree, YamlFrontmatterParser(), FixedClock())
     result = service.sync([gone, other], ChunkingConfig(), IngestConfig())
     first, second = result.collections
     assert first.failed == 1 and first.failures[0].code == "PATH_NOT_FOUND"
@@ -297,7 +297,7 @@ def test_ingest_version_bump_reprocesses(env: Env, monkeypatch: pytest.MonkeyPat
 
 def test_progress_reports(env: Env) -> None:
     seen: list[SyncProgress] = []
-    service = SyncService(env.store.ledger, env.tree, YamlFrontmatterParser(), FixedClock())
+    service = Syncer(env.store.ledger, env.tree, YamlFrontmatterParser(), FixedClock())
     service.sync([env.collection], ChunkingConfig(), IngestConfig(), seen.append)
     assert seen[0] == SyncProgress("notes", 0, 3, "")
     assert seen[-1] == SyncProgress("notes", 3, 3, "")
@@ -378,7 +378,7 @@ def test_killed_sync_converges_on_rerun(env: Env, generation: str) -> None:
 def test_real_corpora_sync_cleanly(shared_data: Path, corpus: str) -> None:
     store = RecordingStore()
     collection = CollectionConfig(name="c", path=str(shared_data / corpus))
-    service = SyncService(store.ledger, LocalSourceTree(), YamlFrontmatterParser(), FixedClock())
+    service = Syncer(store.ledger, LocalSourceTree(), YamlFrontmatterParser(), FixedClock())
     first = service.sync([collection], ChunkingConfig(), IngestConfig()).collections[0]
     assert first.failed == 0, first.failures[:5]
     assert first.added > 900

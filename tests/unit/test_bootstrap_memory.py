@@ -4,7 +4,7 @@ tests and new capabilities build on — answers like the local one, contracts in
 from __future__ import annotations
 
 from gno_adapters.bootstrap import build, in_memory
-from gno_core.model.requests import QueryRequest, SearchRequest
+from gno_core.contracts.requests import QueryRequest, SearchRequest
 from tests.schema_check import assert_valid
 
 NOTES = {

@@ -16,8 +16,8 @@ from gno_cli.commands.search import request_from
 from gno_cli.commands.semantic import query_request
 from gno_cli.main import UsageError, build_parser
 from gno_cli.options import add_request_options, defer, request_values
+from gno_core.contracts.requests import Cli, QueryMode, Request
 from gno_core.errors import ValidationError
-from gno_core.model.requests import Cli, QueryMode, Request
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -161,7 +161,7 @@ def test_deferred_options_appear_on_first_parse_or_help_only_once() -> None:
 def test_building_the_parser_loads_neither_pydantic_nor_the_models() -> None:
     code = (
         "import sys; from gno_cli.main import build_parser; build_parser(); "
-        "print('pydantic' in sys.modules, 'gno_core.model' in sys.modules)"
+        "print('pydantic' in sys.modules, 'gno_core.contracts' in sys.modules)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

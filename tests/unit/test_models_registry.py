@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from gno_core.errors import ValidationError
-from gno_core.models import (
+from gno_core.model_registry import (
     DEFAULT_REGISTRY,
     MINILM_L6,
     ModelFile,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from gno_core.contracts.requests import QueryMode, QueryRequest, SearchRequest
 from gno_core.errors import ModelUnavailableError, NotFoundError, RuntimeFailure, ValidationError
-from gno_core.model.requests import QueryMode, QueryRequest, SearchRequest
 from tests.schema_check import assert_valid
 from tests.semantic_support import CORPUS, Env, HashEmbedder, OverlapReranker, make_env
 

@@ -21,9 +21,9 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from gno_adapters.bootstrap import Adapters, build
+from gno_core.contracts import SearchResults
+from gno_core.contracts.requests import SearchRequest
 from gno_core.facade import Gno
-from gno_core.model import SearchResults
-from gno_core.model.requests import SearchRequest
 from tests.wire import real_facade
 
 
@@ -34,17 +34,17 @@ class FakeGno:
     def __init__(
         self, inner: Gno | None = None, *, failing: Mapping[str, Exception] | None = None
     ) -> None:
-        self._inner = inner if inner is not None else build(real_facade.adapters(), mode="stdio")
+        self._inner = inner if inner is not None else build(real_facade.adapters())
         self._failing = dict(failing or {})
         self._log = os.environ.get("GNO_FAKE_CALL_LOG")
 
     @staticmethod
-    def opener(
+    def factory(
         made: Adapters | None = None, *, failing: Mapping[str, Exception] | None = None
-    ) -> Callable[[Any], FakeGno]:
-        """A gateway opener of fakes over one adapter set (a fresh synced one by default)."""
-        real = real_facade.opener(made)
-        return lambda status: FakeGno(real(status), failing=failing)
+    ) -> Callable[[], FakeGno]:
+        """A facade factory of fakes over one adapter set (a fresh synced one by default)."""
+        real = real_facade.factory(made)
+        return lambda: FakeGno(real(), failing=failing)
 
     def _record(self, what: str) -> None:
         if self._log:

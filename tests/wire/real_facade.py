@@ -2,7 +2,7 @@
 ``Peer``, an in-process MCP client of it.
 
 ``adapters()`` is a fresh set holding ``NOTES`` (synced, and embedded unless asked not to);
-``factory(adapters)`` and ``opener(adapters)`` build facades over one set, as a transport
+``factory(adapters)`` builds facades over one set, as a transport
 does (one set per server: its in-memory index outlives each facade, as a file would).
 ``DOCIDS`` holds the content-derived docids of the notes, for tests that render them.
 """
@@ -43,18 +43,12 @@ def adapters(*, embedded: bool = True) -> Adapters:
     return made
 
 
-def factory(made: Adapters | None = None, *, mode: str = "stdio") -> Callable[[], Gno]:
-    """A stdio-style facade factory over one adapter set (by default a fresh synced one, made
-    at the first call, so a server that never calls a tool syncs nothing)."""
+def factory(made: Adapters | None = None) -> Callable[[], Gno]:
+    """A facade factory over one adapter set (by default a fresh synced one, made at the first
+    call, so a server that never calls a tool syncs nothing), shared by every facade it builds
+    (a gateway's pool builds one per worker)."""
     lazy = _Lazy(made)
-    return lambda: build(lazy.get(), mode=mode)
-
-
-def opener(made: Adapters | None = None) -> Callable[[Any], Gno]:
-    """A gateway-style opener (given the resident status source) over one adapter set, shared
-    by every facade of the gateway's pool."""
-    lazy = _Lazy(made)
-    return lambda status: build(lazy.get(), mode="resident", resident_status=status)
+    return lambda: build(lazy.get())
 
 
 class _Lazy:
@@ -106,10 +100,16 @@ class Peer:
         facade: Callable[[], Any] | None = None,
     ) -> None:
         from gno_adapters.mcp.context import Connection
-        from gno_adapters.mcp.server import GnoServices, build_engine
+        from gno_adapters.mcp.server import GnoHandlers, build_engine
+        from gno_adapters.mcp.stdio import stdio_status
 
-        self.services = GnoServices(facade or factory(), profile=profile, enable_write=enable_write)
-        self.engine = build_engine(self.services)
+        self.handlers = GnoHandlers(
+            facade or factory(),
+            profile=profile,
+            enable_write=enable_write,
+            transport_status=stdio_status,
+        )
+        self.engine = build_engine(self.handlers)
         self.connection = Connection.pinned_by_first_request("test")
         self._next = 0
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gno_core.model.schemas import all_schema_files
+from gno_core.contracts.schemas import all_schema_files
 
 CONTRACTS = Path(__file__).resolve().parents[2] / "contracts"
 

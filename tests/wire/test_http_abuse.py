@@ -358,7 +358,7 @@ def test_a_refused_request_still_sending_its_body_reads_the_refusal(
     big = modern_body("tools/list", {"pad": "x" * (12 * 1024 * 1024)})
     with (
         served(
-            opener=FakeGno.opener(),
+            factory=FakeGno.factory(),
             max_active_requests=1,
             max_queued_requests=0,
             rate_limit_per_minute=4,

@@ -450,7 +450,9 @@ def test_active_and_queued_slots_then_429(monkeypatch: pytest.MonkeyPatch) -> No
     headers = modern_headers("tools/call", "gno_search")
 
     async def body() -> None:
-        with in_process(max_active_requests=1, max_queued_requests=1, opener=FakeGno.opener()) as (
+        with in_process(
+            max_active_requests=1, max_queued_requests=1, factory=FakeGno.factory()
+        ) as (
             gateway,
             client,
         ):
@@ -515,7 +517,7 @@ def test_shutdown_finishes_in_flight_requests_and_refuses_new_ones(
     slow = modern_body("tools/call", {"name": "gno_search", "arguments": {"query": "slow"}})
     headers = modern_headers("tools/call", "gno_search")
     results: dict[str, httpx.Response] = {}
-    with served(opener=FakeGno.opener()) as server:
+    with served(factory=FakeGno.factory()) as server:
         with httpx.Client(base_url=server.base, timeout=30) as http:
             http.get("/api/health")
             worker = threading.Thread(

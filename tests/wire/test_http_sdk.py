@@ -101,7 +101,7 @@ def test_two_sdk_clients_at_once_share_one_gateway(server: ServerThread) -> None
 def in_process(mode: str, peer: str, **settings: Any) -> dict[str, Any]:
     gateway = Gateway(
         GatewaySettings(port=8765, workers=2, **settings),
-        real_facade.opener(),
+        real_facade.factory(),
         port=8765,
     )
     try:
@@ -129,7 +129,7 @@ def test_sdk_client_in_process_from_a_remote_peer_with_a_bearer(tmp_path: Path) 
     token.chmod(0o600)
     gateway = Gateway(
         GatewaySettings(port=8765, workers=2, token_file=token),
-        real_facade.opener(),
+        real_facade.factory(),
         port=8765,
     )
     try:

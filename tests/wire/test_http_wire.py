@@ -358,7 +358,7 @@ def test_modern_requests_never_touch_open_sessions(http: httpx.Client) -> None:
 def test_a_cancelled_legacy_call_is_never_answered(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GNO_FAKE_SLOW_SECONDS", "0.8")
     with (
-        served(opener=FakeGno.opener()) as server,
+        served(factory=FakeGno.factory()) as server,
         httpx.Client(base_url=server.base, timeout=10) as http,
     ):
         cancelled_call_is_not_answered(server, http)

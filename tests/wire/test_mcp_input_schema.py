@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from gno_adapters.mcp.tools import ALL_TOOLS
 from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments, object_schema
-from gno_core.model.requests import QueryRequest, Request, SearchRequest
+from gno_core.contracts.requests import QueryRequest, Request, SearchRequest
 
 
 class Item(BaseModel):
@@ -123,7 +123,7 @@ def test_derived_schemas_are_mappings_and_every_tool_advertises_only_model_field
 def test_importing_the_tools_loads_neither_pydantic_nor_the_models() -> None:
     code = (
         "import sys; import gno_adapters.mcp.tools; "
-        "print('pydantic' in sys.modules, 'gno_core.model' in sys.modules)"
+        "print('pydantic' in sys.modules, 'gno_core.contracts' in sys.modules)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -213,7 +213,7 @@ def test_custom_meta_reaches_the_request_and_envelope_keys_are_lifted() -> None:
         seen["meta"], seen["envelope"] = ctx.meta, ctx.envelope
         return lambda: {"content": []}
 
-    peer.services.prepare_tool_call = spy  # type: ignore[method-assign]
+    peer.handlers.prepare_tool_call = spy  # type: ignore[method-assign]
     peer.modern("tools/call", {"name": "gno_peek"}, **{"com.example/trace": "t-1"})
     assert seen["meta"] == {"com.example/trace": "t-1"}
     assert seen["envelope"].protocol_version == MODERN
@@ -328,6 +328,6 @@ def test_a_failing_listing_is_an_internal_error_and_the_engine_keeps_serving() -
     def broken() -> list[dict[str, Any]]:
         raise RuntimeError("bug")
 
-    peer.services.list_tools = broken  # type: ignore[method-assign]
+    peer.handlers.list_tools = broken  # type: ignore[method-assign]
     assert error_of(peer.request("tools/list")) == {"code": -32603, "message": "Internal error"}
     assert result_of(peer.request("ping"), "ping", "2025-11-25") == {}

@@ -21,8 +21,8 @@ from gno_adapters.mcp.registry import (
     parse_profile,
 )
 from gno_adapters.mcp.tools import ALL_TOOLS
+from gno_core.contracts.schemas import build_schema
 from gno_core.errors import ValidationError
-from gno_core.model.schemas import build_schema
 from tests.wire.real_facade import Peer
 
 GOLDEN_DIR = Path(__file__).resolve().parents[2] / "contracts" / "mcp"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from gno_adapters.mcp.context import Connection
-from gno_adapters.mcp.server import GnoServices, build_engine
+from gno_adapters.mcp.server import GnoHandlers, build_engine
 from gno_core.facade import Gno
 from tests.schema_check import assert_valid
 from tests.semantic_support import CORPUS, HashEmbedder, OverlapReranker, make_env
@@ -18,8 +18,8 @@ from tests.semantic_support import CORPUS, HashEmbedder, OverlapReranker, make_e
 
 class RealPeer:
     def __init__(self, gno: Gno) -> None:
-        services = GnoServices(lambda: gno, profile="full", enable_write=False)
-        self.engine = build_engine(services)
+        handlers = GnoHandlers(lambda: gno, profile="full", enable_write=False)
+        self.engine = build_engine(handlers)
         self.connection = Connection.pinned_by_first_request("test")
         self.next = 0
         self.request(

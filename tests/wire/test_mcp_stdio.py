@@ -241,7 +241,7 @@ events = []
 
 class Out(io.BytesIO):
     def write(self, data):
-        events.append(["answer", "pydantic" in sys.modules, "gno_core.model" in sys.modules])
+        events.append(["answer", "pydantic" in sys.modules, "gno_core.contracts" in sys.modules])
         return super().write(data)
 
 def factory():

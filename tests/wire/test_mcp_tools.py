@@ -33,7 +33,7 @@ def contract(name: str) -> dict[str, Any]:
     if path.is_file():
         loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         return loaded
-    from gno_core.model.schemas import build_schema
+    from gno_core.contracts.schemas import build_schema
 
     return build_schema(name)
 

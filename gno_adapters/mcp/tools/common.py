@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -11,16 +12,21 @@ from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_core.surface import Facade
 
 if TYPE_CHECKING:
-    from gno_core.model import WireModel
+    from gno_core.contracts import ResidentStatus, WireModel
+
+#: How the serving transport reports itself in ``status`` (stdio, a resident gateway ...).
+TransportStatus = Callable[[], "ResidentStatus"]
 
 
 @dataclass(frozen=True, slots=True)
 class ToolCall:
-    """One validated ``tools/call``: its arguments, its request context, and the facade."""
+    """One validated ``tools/call``: its arguments, its request context, the facade, and how
+    the transport that carries it reports itself."""
 
     ctx: RequestContext
     arguments: JSONObject
     facades: Facades
+    transport_status: TransportStatus | None = None
 
     @property
     def facade(self) -> Facade:

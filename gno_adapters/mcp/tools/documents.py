@@ -11,7 +11,7 @@ from gno_adapters.mcp.tools.common import ToolCall, tool_result
 from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
 
 if TYPE_CHECKING:
-    from gno_core.model import MultiGetResult
+    from gno_core.contracts import MultiGetResult
 
 GET_INPUT = DerivedSchema("GetRequest", extra={"lineNumbers": c.LINE_NUMBERS})
 #: The golden lists ``refs`` with its description before its items.
@@ -31,7 +31,7 @@ SKIP_REASONS = {
 
 
 def _get(call: ToolCall) -> JSONObject:
-    from gno_core.model.requests import GetRequest
+    from gno_core.contracts.requests import GetRequest
 
     req = GetRequest.model_validate(model_arguments(GetRequest, call.arguments))
     got = call.facade.get(req.ref, from_line=req.from_line, line_count=req.line_count)
@@ -64,7 +64,7 @@ def render_multi_get(result: MultiGetResult, line_numbers: bool) -> str:
 
 
 def _multi_get(call: ToolCall) -> JSONObject:
-    from gno_core.model.requests import MultiGetRequest
+    from gno_core.contracts.requests import MultiGetRequest
 
     req = MultiGetRequest.model_validate(model_arguments(MultiGetRequest, call.arguments))
     result = call.facade.multi_get(req.refs, req.pattern, max_bytes=req.max_bytes)

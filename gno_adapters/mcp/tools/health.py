@@ -9,7 +9,7 @@ from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
 
 if TYPE_CHECKING:
-    from gno_core.model import Peek, Status
+    from gno_core.contracts import Peek, Status
 
 NO_INPUT: JSONObject = {"type": "object", "properties": {}}
 
@@ -69,6 +69,8 @@ def _peek(call: ToolCall) -> JSONObject:
 
 def _status(call: ToolCall) -> JSONObject:
     status = call.facade.status()
+    if call.transport_status is not None:
+        status = status.model_copy(update={"resident": call.transport_status()})
     return tool_result(render_status(status), status)
 
 

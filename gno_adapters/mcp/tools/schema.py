@@ -1,6 +1,6 @@
 """Tool ``inputSchema`` and argument mapping derived from the request models.
 
-A parameter is declared once, as a field of a request model in ``gno_core.model.requests``
+A parameter is declared once, as a field of a request model in ``gno_core.contracts.requests``
 (type, default, bounds, description, camelCase alias). This module turns a model into the MCP
 ``inputSchema`` and picks a call's arguments for it, so the tool modules state only what is
 particular to one tool: hidden fields, a different wording, the golden's key order, and the
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from pydantic.fields import FieldInfo
 
-REQUESTS_MODULE = "gno_core.model.requests"
+REQUESTS_MODULE = "gno_core.contracts.requests"
 SCALAR_TYPES: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
 
@@ -32,7 +32,7 @@ def type_schema(annotation: Any) -> JSONObject:
     ``enum``) and nested models. Anything else fails loudly, at the first ``tools/list``."""
     from pydantic import BaseModel
 
-    from gno_core.model.requests import unwrap_optional
+    from gno_core.contracts.requests import unwrap_optional
 
     annotation = unwrap_optional(annotation)
     if annotation in SCALAR_TYPES:
@@ -128,7 +128,7 @@ def request_model(name: str) -> type[BaseModel]:
 
 class DerivedSchema(Mapping[str, Any]):
     """A tool's ``inputSchema``, derived from the request model ``model`` (a class name in
-    ``gno_core.model.requests``) with ``object_schema``'s per-tool overrides, on first use."""
+    ``gno_core.contracts.requests``) with ``object_schema``'s per-tool overrides, on first use."""
 
     def __init__(
         self,

@@ -11,8 +11,8 @@ from gno_adapters.mcp.tools.common import ToolCall, tool_result
 from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
 
 if TYPE_CHECKING:
-    from gno_core.model import SearchResults
-    from gno_core.model.requests import SearchRequest
+    from gno_core.contracts import SearchResults
+    from gno_core.contracts.requests import SearchRequest
 
 #: ``SearchRequest`` as ``gno_search`` shows it. Every request field is accepted, but ``intent``,
 #: ``exclude`` and ``pathPrefix`` are not advertised here (the committed golden predates them).
@@ -28,7 +28,7 @@ SEARCH_INPUT = DerivedSchema(
 
 
 def search_request(call: ToolCall) -> SearchRequest:
-    from gno_core.model.requests import SearchRequest
+    from gno_core.contracts.requests import SearchRequest
 
     return SearchRequest.model_validate(model_arguments(SearchRequest, call.arguments))
 

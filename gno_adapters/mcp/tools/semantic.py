@@ -12,8 +12,8 @@ from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
 from gno_adapters.mcp.tools.search import render_results, search_request
 
 if TYPE_CHECKING:
-    from gno_core.model import SearchResults, SimilarResults
-    from gno_core.model.requests import QueryRequest, SearchRequest
+    from gno_core.contracts import SearchResults, SimilarResults
+    from gno_core.contracts.requests import QueryRequest, SearchRequest
 
 
 class SemanticFacade(Protocol):
@@ -90,7 +90,7 @@ def _vsearch(call: ToolCall) -> JSONObject:
 
 
 def _query(call: ToolCall) -> JSONObject:
-    from gno_core.model.requests import QueryRequest
+    from gno_core.contracts.requests import QueryRequest
 
     request = QueryRequest.model_validate(model_arguments(QueryRequest, call.arguments))
     results = _facade(call).query(request)
@@ -113,7 +113,7 @@ def render_similar(res: SimilarResults) -> str:
 
 
 def _similar(call: ToolCall) -> JSONObject:
-    from gno_core.model.requests import SimilarRequest
+    from gno_core.contracts.requests import SimilarRequest
 
     req = SimilarRequest.model_validate(model_arguments(SimilarRequest, call.arguments))
     res = _facade(call).similar(

@@ -10,7 +10,7 @@ from gno_adapters.mcp.tools.common import ToolCall, tool_result
 from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
 
 if TYPE_CHECKING:
-    from gno_core.model import TagsList
+    from gno_core.contracts import TagsList
 
 LIST_TAGS_INPUT = DerivedSchema("TagsRequest")
 
@@ -24,7 +24,7 @@ def render_tags(tags: TagsList) -> str:
 
 
 def _list_tags(call: ToolCall) -> JSONObject:
-    from gno_core.model.requests import TagsRequest
+    from gno_core.contracts.requests import TagsRequest
 
     req = TagsRequest.model_validate(model_arguments(TagsRequest, call.arguments))
     tags = call.facade.tags(req.collection, req.prefix)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gno_core.model import SCHEMAS
+from gno_core.contracts import SCHEMAS
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

@@ -1,7 +1,7 @@
 """Wire contracts (pydantic models) shared by the CLI, MCP, REST and the Python API.
 
 ``SCHEMAS`` names every output contract with its version; ``contracts/`` holds the JSON Schemas
-generated from it (``gno_core.model.schemas``), and a test fails when they drift.
+generated from it (``gno_core.contracts.schemas``), and a test fails when they drift.
 
 Names are imported on first use (PEP 562): a pydantic class costs about a millisecond to
 create, and a command that prints one contract should not build all sixty.
@@ -13,8 +13,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from gno_core.model.base import WireModel
-    from gno_core.model.collections import (
+    from gno_core.contracts.base import WireModel
+    from gno_core.contracts.collections import (
         CollectionInfo,
         CollectionList,
         CollectionSyncResult,
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
         TagsList,
         TagsMeta,
     )
-    from gno_core.model.document import (
+    from gno_core.contracts.document import (
         Capabilities,
         DocumentList,
         DocumentListMeta,
@@ -36,16 +36,16 @@ if TYPE_CHECKING:
         MultiGetResult,
         SkippedRef,
     )
-    from gno_core.model.embedding import EmbedFailure, EmbedResult, IndexResult
-    from gno_core.model.error import ErrorBody, ErrorEnvelope
-    from gno_core.model.gateway import (
+    from gno_core.contracts.embedding import EmbedFailure, EmbedResult, IndexResult
+    from gno_core.contracts.error import ErrorBody, ErrorEnvelope
+    from gno_core.contracts.gateway import (
         HttpError,
         HttpErrorData,
         HttpErrorObject,
         ProcessStatus,
     )
-    from gno_core.model.models_list import ModelEntry, ModelsList
-    from gno_core.model.search import (
+    from gno_core.contracts.models_list import ModelEntry, ModelsList
+    from gno_core.contracts.search import (
         ConversionInfo,
         ExplainLine,
         SearchMeta,
@@ -54,8 +54,8 @@ if TYPE_CHECKING:
         SnippetRange,
         SourceInfo,
     )
-    from gno_core.model.similar import SimilarDocument, SimilarMeta, SimilarResults
-    from gno_core.model.status import (
+    from gno_core.contracts.similar import SimilarDocument, SimilarMeta, SimilarResults
+    from gno_core.contracts.status import (
         ChunkingPolicy,
         CollectionStatus,
         IngestErrorInfo,
@@ -73,59 +73,59 @@ if TYPE_CHECKING:
 
 #: public name -> the module that defines it
 _WHERE: dict[str, str] = {
-    "WireModel": "gno_core.model.base",
-    "CollectionInfo": "gno_core.model.collections",
-    "CollectionList": "gno_core.model.collections",
-    "CollectionSyncResult": "gno_core.model.collections",
-    "SyncFailure": "gno_core.model.collections",
-    "SyncResult": "gno_core.model.collections",
-    "TagCount": "gno_core.model.collections",
-    "TagsList": "gno_core.model.collections",
-    "TagsMeta": "gno_core.model.collections",
-    "Capabilities": "gno_core.model.document",
-    "DocumentList": "gno_core.model.document",
-    "DocumentListMeta": "gno_core.model.document",
-    "GetResult": "gno_core.model.document",
-    "LineSpan": "gno_core.model.document",
-    "ListedDocument": "gno_core.model.document",
-    "MultiGetDocument": "gno_core.model.document",
-    "MultiGetMeta": "gno_core.model.document",
-    "MultiGetResult": "gno_core.model.document",
-    "SkippedRef": "gno_core.model.document",
-    "EmbedFailure": "gno_core.model.embedding",
-    "EmbedResult": "gno_core.model.embedding",
-    "IndexResult": "gno_core.model.embedding",
-    "ErrorBody": "gno_core.model.error",
-    "ErrorEnvelope": "gno_core.model.error",
-    "HttpError": "gno_core.model.gateway",
-    "HttpErrorData": "gno_core.model.gateway",
-    "HttpErrorObject": "gno_core.model.gateway",
-    "ProcessStatus": "gno_core.model.gateway",
-    "ModelEntry": "gno_core.model.models_list",
-    "ModelsList": "gno_core.model.models_list",
-    "ConversionInfo": "gno_core.model.search",
-    "ExplainLine": "gno_core.model.search",
-    "SearchMeta": "gno_core.model.search",
-    "SearchResult": "gno_core.model.search",
-    "SearchResults": "gno_core.model.search",
-    "SnippetRange": "gno_core.model.search",
-    "SourceInfo": "gno_core.model.search",
-    "SimilarDocument": "gno_core.model.similar",
-    "SimilarMeta": "gno_core.model.similar",
-    "SimilarResults": "gno_core.model.similar",
-    "ChunkingPolicy": "gno_core.model.status",
-    "CollectionStatus": "gno_core.model.status",
-    "IngestErrorInfo": "gno_core.model.status",
-    "Peek": "gno_core.model.status",
-    "PeekBacklog": "gno_core.model.status",
-    "PeekCounts": "gno_core.model.status",
-    "PeekRecent": "gno_core.model.status",
-    "PeekServe": "gno_core.model.status",
-    "ResidentAdmission": "gno_core.model.status",
-    "ResidentStatus": "gno_core.model.status",
-    "ResidentTransport": "gno_core.model.status",
-    "Status": "gno_core.model.status",
-    "StatusCapabilities": "gno_core.model.status",
+    "WireModel": "gno_core.contracts.base",
+    "CollectionInfo": "gno_core.contracts.collections",
+    "CollectionList": "gno_core.contracts.collections",
+    "CollectionSyncResult": "gno_core.contracts.collections",
+    "SyncFailure": "gno_core.contracts.collections",
+    "SyncResult": "gno_core.contracts.collections",
+    "TagCount": "gno_core.contracts.collections",
+    "TagsList": "gno_core.contracts.collections",
+    "TagsMeta": "gno_core.contracts.collections",
+    "Capabilities": "gno_core.contracts.document",
+    "DocumentList": "gno_core.contracts.document",
+    "DocumentListMeta": "gno_core.contracts.document",
+    "GetResult": "gno_core.contracts.document",
+    "LineSpan": "gno_core.contracts.document",
+    "ListedDocument": "gno_core.contracts.document",
+    "MultiGetDocument": "gno_core.contracts.document",
+    "MultiGetMeta": "gno_core.contracts.document",
+    "MultiGetResult": "gno_core.contracts.document",
+    "SkippedRef": "gno_core.contracts.document",
+    "EmbedFailure": "gno_core.contracts.embedding",
+    "EmbedResult": "gno_core.contracts.embedding",
+    "IndexResult": "gno_core.contracts.embedding",
+    "ErrorBody": "gno_core.contracts.error",
+    "ErrorEnvelope": "gno_core.contracts.error",
+    "HttpError": "gno_core.contracts.gateway",
+    "HttpErrorData": "gno_core.contracts.gateway",
+    "HttpErrorObject": "gno_core.contracts.gateway",
+    "ProcessStatus": "gno_core.contracts.gateway",
+    "ModelEntry": "gno_core.contracts.models_list",
+    "ModelsList": "gno_core.contracts.models_list",
+    "ConversionInfo": "gno_core.contracts.search",
+    "ExplainLine": "gno_core.contracts.search",
+    "SearchMeta": "gno_core.contracts.search",
+    "SearchResult": "gno_core.contracts.search",
+    "SearchResults": "gno_core.contracts.search",
+    "SnippetRange": "gno_core.contracts.search",
+    "SourceInfo": "gno_core.contracts.search",
+    "SimilarDocument": "gno_core.contracts.similar",
+    "SimilarMeta": "gno_core.contracts.similar",
+    "SimilarResults": "gno_core.contracts.similar",
+    "ChunkingPolicy": "gno_core.contracts.status",
+    "CollectionStatus": "gno_core.contracts.status",
+    "IngestErrorInfo": "gno_core.contracts.status",
+    "Peek": "gno_core.contracts.status",
+    "PeekBacklog": "gno_core.contracts.status",
+    "PeekCounts": "gno_core.contracts.status",
+    "PeekRecent": "gno_core.contracts.status",
+    "PeekServe": "gno_core.contracts.status",
+    "ResidentAdmission": "gno_core.contracts.status",
+    "ResidentStatus": "gno_core.contracts.status",
+    "ResidentTransport": "gno_core.contracts.status",
+    "Status": "gno_core.contracts.status",
+    "StatusCapabilities": "gno_core.contracts.status",
 }
 
 #: schema name -> (version, model name). Names and versions are wire contracts: add, never rename.

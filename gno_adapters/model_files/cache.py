@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gno_adapters.fsutil import ensure_private_dir
-from gno_adapters.models.download import Progress, download, file_sha256
-from gno_adapters.models.manifest import Manifest, ManifestFile, read_manifest, write_manifest
+from gno_adapters.model_files.download import Progress, download, file_sha256
+from gno_adapters.model_files.manifest import Manifest, ManifestFile, read_manifest, write_manifest
 from gno_core import __version__
 from gno_core.errors import ModelUnavailableError
-from gno_core.models import (
+from gno_core.model_registry import (
     DEFAULT_REGISTRY,
     ModelFile,
     ModelFormat,

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from gno_core.model.base import WireModel
+from gno_core.contracts.base import WireModel
 
 SearchMode = Literal["bm25", "vector", "hybrid", "bm25_only"]
 

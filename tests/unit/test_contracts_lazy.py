@@ -1,12 +1,12 @@
-"""``gno_core.model`` imports its contracts on first use, and every public name still resolves."""
+"""``gno_core.contracts`` imports its contracts on first use, and every public name still resolves."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from gno_core import model
-from gno_core.model.base import WireModel
+from gno_core import contracts as model
+from gno_core.contracts.base import WireModel
 
 
 def test_every_public_name_resolves_to_its_class() -> None:
@@ -38,8 +38,8 @@ def test_unknown_names_are_attribute_errors() -> None:
 def test_importing_the_package_builds_no_contract() -> None:
     code = (
         "import sys\n"
-        "from gno_core.model import SearchResults\n"
-        "print(sorted(m for m in sys.modules if m.startswith('gno_core.model.')))\n"
+        "from gno_core.contracts import SearchResults\n"
+        "print(sorted(m for m in sys.modules if m.startswith('gno_core.contracts.')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['gno_core.model.base', 'gno_core.model.search']"
+    assert out.stdout.strip() == "['gno_core.contracts.base', 'gno_core.contracts.search']"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gno_adapters.models.download import download, file_sha256
-from gno_adapters.models.manifest import Manifest, ManifestFile, read_manifest
-from gno_adapters.models.store import ModelStore, PullProgress, default_client
+from gno_adapters.model_files.cache import ModelStore, PullProgress, default_client
+from gno_adapters.model_files.download import download, file_sha256
+from gno_adapters.model_files.manifest import Manifest, ManifestFile, read_manifest
 
 __all__ = [
     "Manifest",

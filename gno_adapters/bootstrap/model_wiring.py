@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING
 
 from gno_adapters.fsutil import ensure_private_dir
 from gno_core.errors import GnoError
-from gno_core.models import ModelLocation, ModelRole
+from gno_core.model_registry import ModelLocation, ModelRole
 from gno_core.ports.embedder import TextProfile, Vector, embedding_fingerprint
 
 if TYPE_CHECKING:
-    from gno_adapters.models.store import ModelStore
+    from gno_adapters.model_files.cache import ModelStore
     from gno_adapters.onnx.embedder import OnnxEmbedder
     from gno_adapters.onnx.graph_cache import Precision
     from gno_adapters.onnx.reranker import OnnxReranker
@@ -133,7 +133,7 @@ class SemanticModels:
     """The embedder and reranker chosen for one facade (either may be ``None``)."""
 
     def __init__(self, models_dir: Path, env: Mapping[str, str]) -> None:
-        from gno_adapters.models.store import ModelStore
+        from gno_adapters.model_files.cache import ModelStore
 
         self.unavailable: dict[str, str] = {}
         store = ModelStore(models_dir)
@@ -162,6 +162,6 @@ class SemanticModels:
 def model_store(index: str | None, config_path: str | None, *, offline: bool = False) -> ModelStore:
     """The model store of ``index``'s data folders (``gno models``)."""
     from gno_adapters.config import resolve_paths
-    from gno_adapters.models.store import ModelStore
+    from gno_adapters.model_files.cache import ModelStore
 
     return ModelStore(resolve_paths(index, config_path).models_dir, offline=offline)

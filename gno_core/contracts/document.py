@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from gno_core.model.base import WireModel
-from gno_core.model.search import ConversionInfo, SourceInfo
+from gno_core.contracts.base import WireModel
+from gno_core.contracts.search import ConversionInfo, SourceInfo
 
 
 class LineSpan(WireModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from gno_core.model.base import WireModel
+from gno_core.contracts.base import WireModel
 
 
 class ModelEntry(WireModel):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from gno_core.model.base import WireModel
-from gno_core.model.collections import SyncResult
+from gno_core.contracts.base import WireModel
+from gno_core.contracts.collections import SyncResult
 
 
 class EmbedFailure(WireModel):

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from gno_core.model.base import WireModel
+from gno_core.contracts.base import WireModel
 
 
 class CollectionInfo(WireModel):

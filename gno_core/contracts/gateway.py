@@ -7,8 +7,8 @@ from typing import ClassVar, Literal
 
 from pydantic import ConfigDict, Field
 
-from gno_core.model.base import WireModel
-from gno_core.model.status import ResidentStatus
+from gno_core.contracts.base import WireModel
+from gno_core.contracts.status import ResidentStatus
 
 HttpErrorStatus = Literal[401, 403, 408, 413, 429, 503]
 HttpErrorCode = Literal[-32000, -32003]
