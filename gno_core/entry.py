@@ -105,4 +105,3 @@ def select_adapters(registered: Iterable[EntryPointLike], requested: str | None)
             details={"requested": chosen.name, "installed": names},
         )
     return factory
-
