@@ -20,8 +20,8 @@ from gno_core.ports import (
     Embedder,
     FrontmatterParser,
     IndexProvider,
-    Reranker,
     ResidentProbe,
+    SemanticModels,
     SourceTree,
 )
 
@@ -71,16 +71,14 @@ class Gno:
         frontmatter: FrontmatterParser,
         clock: Clock,
         resident: ResidentProbe,
+        models: SemanticModels,
         open_index: IndexOpener | None = None,
-        embedder: Embedder | None = None,
-        reranker: Reranker | None = None,
     ) -> None:
         self.index_name = index_name
         self.handle = IndexHandle(name=index_name, config=config, provider=provider, clock=clock)
-        # Optional models: without an embedder retrieval is keyword-only (``bm25_only``);
-        # without a reranker hybrid results are not reranked.
-        self._embedder = embedder
-        self._reranker = reranker
+        # Optional models, looked up on first use: without an embedder retrieval is
+        # keyword-only (``bm25_only``); without a reranker hybrid results are not reranked.
+        self._models = models
         self._open_index = open_index
         self._tree = tree
         self._frontmatter = frontmatter
@@ -96,7 +94,7 @@ class Gno:
     def retrieval(self) -> Retrieval:
         from gno_core.retrieval.modes import Retrieval
 
-        return Retrieval(self.handle, self._embedder, self._reranker, lambda: self.documents)
+        return Retrieval(self.handle, self._models, lambda: self.documents)
 
     @cached_property
     def collections(self) -> Collections:
@@ -108,9 +106,7 @@ class Gno:
     def runs(self) -> IndexRuns:
         from gno_core.indexing.runs import IndexRuns
 
-        return IndexRuns(
-            self.handle, self.collections, self._tree, self._frontmatter, self._embedder
-        )
+        return IndexRuns(self.handle, self.collections, self._tree, self._frontmatter, self._models)
 
     @cached_property
     def health(self) -> Health:
@@ -137,12 +133,13 @@ class Gno:
     @property
     def embedder(self) -> Embedder | None:
         """The embedding model vectors are made and searched with (None: none available)."""
-        return self._embedder
+        return self._models.embedder
 
     @property
     def fingerprint(self) -> str | None:
         """The embedder's fingerprint: which vectors count as embedded."""
-        return self._embedder.fingerprint if self._embedder is not None else None
+        embedder = self._models.embedder
+        return embedder.fingerprint if embedder is not None else None
 
     def add_collection(self, collection: CollectionConfig) -> CollectionInfo:
         return self.collections.add(collection)

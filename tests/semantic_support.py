@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gno_adapters.bootstrap.adapters import ChosenModels
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
 from gno_adapters.files.walker import LocalSourceTree
 from gno_adapters.inmemory.clock import FixedClock
@@ -86,8 +87,7 @@ def make_env(
         frontmatter=YamlFrontmatterParser(),
         clock=FixedClock(),
         resident=FixedResidentProbe(),
-        embedder=embedder,
-        reranker=reranker,
+        models=ChosenModels(embedder, reranker),
     )
     env = Env(root, gno, stores)
     for c in collections:

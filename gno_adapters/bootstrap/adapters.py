@@ -16,16 +16,26 @@ from gno_core.ports import (
     IndexProvider,
     Reranker,
     ResidentProbe,
+    SemanticModels,
     SourceTree,
 )
 
-__all__ = ["Adapters", "build"]
+__all__ = ["Adapters", "ChosenModels", "build"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChosenModels:
+    """``SemanticModels`` known up front (the in-memory set, tests)."""
+
+    embedder: Embedder | None = None
+    reranker: Reranker | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Adapters:
     """What one ``Gno`` is made of. ``open_index`` opens another index by name for
-    cross-index references (None: only this index exists)."""
+    cross-index references (None: only this index exists). ``models``, when given, chooses the
+    embedder and reranker (lazily) instead of ``embedder`` and ``reranker``."""
 
     index_name: str
     config: ConfigRepository
@@ -37,6 +47,7 @@ class Adapters:
     embedder: Embedder | None = None
     reranker: Reranker | None = None
     open_index: IndexOpener | None = None
+    models: SemanticModels | None = None
 
 
 def build(adapters: Adapters) -> Gno:
@@ -50,6 +61,5 @@ def build(adapters: Adapters) -> Gno:
         clock=adapters.clock,
         resident=adapters.resident,
         open_index=adapters.open_index,
-        embedder=adapters.embedder,
-        reranker=adapters.reranker,
+        models=adapters.models or ChosenModels(adapters.embedder, adapters.reranker),
     )

@@ -8,19 +8,19 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gno_adapters.bootstrap.adapters import Adapters, build
-from gno_adapters.bootstrap.model_wiring import SemanticModels
-from gno_adapters.bootstrap.resident import PidFileResidentProbe
 from gno_adapters.clock import SystemClock
 from gno_adapters.config import GnoPaths, YamlConfigRepository, resolve_paths
 from gno_adapters.sqlite import ApswIndexProvider
 from gno_core.errors import NotFoundError
 from gno_core.facade import Gno
 from gno_core.index_handle import IndexHandle
-from gno_core.ports import FrontmatterParser, SourceTree
+from gno_core.ports import Embedder, FrontmatterParser, Reranker, SourceTree
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
 
+    from gno_adapters.bootstrap.model_wiring import SemanticModels
     from gno_core.domain import SourceFile
 
 
@@ -45,6 +45,43 @@ class _LazySourceTree:
 
     def read(self, abs_path: str, max_bytes: int) -> bytes:
         return self._real().read(abs_path, max_bytes)
+
+
+class _LazyResidentProbe:
+    """``ResidentProbe`` that imports the resident lifecycle module only when asked (``peek``)."""
+
+    def __init__(self, pid_file: Path) -> None:
+        self._pid_file = pid_file
+
+    def serve_url(self) -> str | None:
+        from gno_adapters.bootstrap.resident import PidFileResidentProbe
+
+        return PidFileResidentProbe(self._pid_file).serve_url()
+
+
+class _LazySemanticModels:
+    """``SemanticModels`` resolved on first access: ``gno search`` and ``gno get`` never look
+    for a model, nor import the model registry and cache."""
+
+    def __init__(self, models_dir: Path, env: Mapping[str, str]) -> None:
+        self._models_dir = models_dir
+        self._env = env
+        self._chosen: SemanticModels | None = None
+
+    def _resolved(self) -> SemanticModels:
+        if self._chosen is None:
+            from gno_adapters.bootstrap.model_wiring import SemanticModels
+
+            self._chosen = SemanticModels(self._models_dir, self._env)
+        return self._chosen
+
+    @property
+    def embedder(self) -> Embedder | None:
+        return self._resolved().embedder
+
+    @property
+    def reranker(self) -> Reranker | None:
+        return self._resolved().reranker
 
 
 class _LazyFrontmatterParser:
@@ -87,7 +124,6 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
             clock=clock,
         )
 
-    models = SemanticModels(paths.models_dir, os.environ if env is None else env)
     adapters = Adapters(
         index_name=paths.index_name,
         config=YamlConfigRepository(paths.config_file, paths.cache_dir),
@@ -95,9 +131,8 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
         tree=_LazySourceTree(),
         frontmatter=_LazyFrontmatterParser(),
         clock=clock,
-        resident=PidFileResidentProbe(paths.pid_file),
-        embedder=models.embedder,
-        reranker=models.reranker,
+        resident=_LazyResidentProbe(paths.pid_file),
+        models=_LazySemanticModels(paths.models_dir, os.environ if env is None else env),
         open_index=open_other,
     )
     return build(adapters)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gno_adapters.onnx.session import cpu_session, require_files
 from gno_core.errors import ModelUnavailableError, RuntimeFailure
 from gno_core.model_registry import ModelFormat, ModelLocation
 from gno_core.ports.embedder import TextProfile, Vector, embedding_fingerprint
@@ -175,26 +176,10 @@ class OnnxEmbedder:
 
     def _open(self) -> tuple[Tokenizer, onnxruntime.InferenceSession]:
         model = self._model
-        for path in (model.weights, model.tokenizer):
-            if not Path(path).is_file():
-                raise ModelUnavailableError(
-                    f"embedding model {model.name!r} is missing {path}",
-                    details={"model": model.model_id, "reason": "missing_file", "path": path},
-                )
-        try:
-            import onnxruntime
-        except ImportError as exc:  # pragma: no cover - a hard dependency
-            raise ModelUnavailableError(
-                f"onnxruntime is not installed ({exc})", details={"reason": "missing_runtime"}
-            ) from exc
+        require_files(model, "embedding")
         from gno_adapters.onnx.tokenize import load_tokenizer
 
         tokenizer = load_tokenizer(model.tokenizer, model.max_tokens, model_id=model.model_id)
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = self._threads
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.log_severity_level = 3
         try:
             source: str | bytes = model.weights
             if model.format.builds_graph:
@@ -212,9 +197,7 @@ class OnnxEmbedder:
                     precision=self._precision,
                 )
                 source = str(built) if isinstance(built, Path) else built
-            session = onnxruntime.InferenceSession(
-                source, options, providers=["CPUExecutionProvider"]
-            )
+            session = cpu_session(source, self._threads)
         except ModelUnavailableError:
             raise
         except Exception as exc:  # ValueError from the builder, onnxruntime's own errors

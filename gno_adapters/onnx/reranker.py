@@ -12,12 +12,12 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from gno_adapters.onnx.session import cpu_session, require_files
 from gno_core.errors import ModelUnavailableError, RuntimeFailure
 from gno_core.model_registry import ModelFormat, ModelLocation
 
@@ -112,14 +112,7 @@ class OnnxReranker:
 
     def _open(self) -> tuple[Tokenizer, onnxruntime.InferenceSession]:
         model = self._model
-        for path in (model.weights, model.tokenizer):
-            if not Path(path).is_file():
-                raise ModelUnavailableError(
-                    f"rerank model {model.name!r} is missing {path}",
-                    details={"model": model.model_id, "reason": "missing_file", "path": path},
-                )
-        import onnxruntime
-
+        require_files(model, "rerank")
         try:
             from tokenizers import Tokenizer
         except ImportError as exc:
@@ -135,15 +128,8 @@ class OnnxReranker:
                 f"cannot read tokenizer {model.tokenizer}: {exc}",
                 details={"model": model.model_id, "reason": "bad_tokenizer"},
             ) from exc
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = self._threads
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.log_severity_level = 3
         try:
-            session = onnxruntime.InferenceSession(
-                model.weights, options, providers=["CPUExecutionProvider"]
-            )
+            session = cpu_session(model.weights, self._threads)
         except Exception as exc:
             raise ModelUnavailableError(
                 f"cannot load rerank model {model.name!r}: {exc}",

@@ -78,11 +78,7 @@ class ApswDocuments:
     def list_documents(
         self, collection: str | None = None, prefix: str | None = None, limit: int | None = None
     ) -> list[StoredDocument]:
-        where: list[str] = ["d.active = 1"]
-        params: list[object] = []
-        if collection is not None:
-            where.append("d.collection = ?")
-            params.append(collection)
+        where, params = _active_in(collection)
         if prefix:
             where.append("substr(d.rel_path, 1, ?) = ?")
             params.extend((len(prefix), prefix))
@@ -100,11 +96,7 @@ class ApswDocuments:
         )
 
     def tag_counts(self, collection: str | None, prefix: str | None) -> list[tuple[str, int]]:
-        where: list[str] = ["d.active = 1"]
-        params: list[object] = []
-        if collection is not None:
-            where.append("d.collection = ?")
-            params.append(collection)
+        where, params = _active_in(collection)
         if prefix:
             want = lexical.normalize_tag(prefix)
             where.append("substr(t.tag, 1, ?) = ?")
@@ -114,3 +106,13 @@ class ApswDocuments:
             f"WHERE {' AND '.join(where)} GROUP BY t.tag ORDER BY 2 DESC, 1"
         )
         return [(str(t), int(n)) for t, n in self._db.rows("counting tags", sql, tuple(params))]
+
+
+def _active_in(collection: str | None) -> tuple[list[str], list[object]]:
+    """The WHERE terms and parameters of active documents (of ``collection`` when given)."""
+    where: list[str] = ["d.active = 1"]
+    params: list[object] = []
+    if collection is not None:
+        where.append("d.collection = ?")
+        params.append(collection)
+    return where, params

@@ -19,17 +19,18 @@ from gno_adapters.sqlite.lexical import ApswLexical
 from gno_adapters.sqlite.migrations import migrate
 from gno_adapters.sqlite.rows import Rows
 from gno_adapters.sqlite.stats import ApswStats
-from gno_adapters.sqlite.vectors import ApswVectors
 from gno_core.errors import RuntimeFailure
 from gno_core.ports.clock import Clock
 from gno_core.ports.index import Index
+from gno_core.ports.vectors import VectorIndex
 
 __all__ = ["ApswIndexProvider", "open_apsw_index"]
 
 
 def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -> Index:
-    """Open (creating and migrating when needed) the index at ``path``. sqlite-vec is loaded
-    when ``vector_extension`` is set and it can be; without it vector search is exact (same
+    """Open (creating and migrating when needed) the index at ``path``. sqlite-vec is loaded,
+    when ``vector_extension`` is set and it can be, by the first use of the vector port (nothing
+    else needs it: deletions queue their vec0 work); without it vector search is exact (same
     results, slower on large indexes). The database and its -wal/-shm files are owner-only
     (0600): SQLite gives the latter the mode of the former, and files left looser by an older
     gno are tightened here."""
@@ -38,12 +39,18 @@ def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -
         conn = connect(path)
         try:
             migrate(conn)
-            vec_version = load_vector_extension(conn) if vector_extension else None
         except BaseException:
             conn.close()
             raise
     rows = Rows(conn)
     closed = False
+
+    def open_vectors() -> VectorIndex:
+        from gno_adapters.sqlite.vectors import ApswVectors
+
+        with translate_errors("loading the vector extension"):
+            vec_version = load_vector_extension(conn) if vector_extension else None
+        return ApswVectors(rows, clock, vec_version)
 
     def close() -> None:
         nonlocal closed
@@ -57,7 +64,7 @@ def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -
         ledger=ApswLedger(rows, clock),
         stats=ApswStats(rows),
         lexical=ApswLexical(rows),
-        vectors=ApswVectors(rows, clock, vec_version),
+        vectors=open_vectors,
         closer=close,
     )
 

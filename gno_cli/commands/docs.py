@@ -20,13 +20,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=run_get)
 
     m = sub.add_parser("multi-get", help="print several documents (refs, comma lists or a glob)")
-    m.add_argument(
-        "refs", nargs="+", help="refs, comma separated lists, or one glob like notes/**/*.md"
-    )
-    m.add_argument(
-        "--max-bytes", type=int, default=10240, help="per-document cap (default %(default)s)"
-    )
-    m.add_argument("--line-numbers", action="store_true")
+    defer(m, _multi_get_options)
     m.set_defaults(handler=run_multi_get)
 
     ls = sub.add_parser("ls", help="list indexed documents")
@@ -41,6 +35,16 @@ def _get_options(p: argparse.ArgumentParser) -> None:
     from gno_core.contracts.requests import GetRequest
 
     add_request_options(p, GetRequest)
+    p.add_argument("--line-numbers", action="store_true", help="prefix lines with their numbers")
+
+
+def _multi_get_options(p: argparse.ArgumentParser) -> None:
+    from gno_core.contracts.requests import MultiGetRequest
+
+    p.add_argument(
+        "refs", nargs="+", help="refs, comma separated lists, or one glob like notes/**/*.md"
+    )
+    add_request_options(p, MultiGetRequest)
     p.add_argument("--line-numbers", action="store_true", help="prefix lines with their numbers")
 
 
@@ -60,10 +64,11 @@ def run_get(ctx: Context) -> int:
 def run_multi_get(ctx: Context) -> int:
     a = ctx.args
     refs = [r.strip() for raw in a.refs for r in raw.split(",") if r.strip()]
+    cap = {"max_bytes": a.max_bytes} if a.max_bytes is not None else {}
     if len(refs) == 1 and GLOB_CHARS.intersection(refs[0]):
-        result = ctx.gno.multi_get(pattern=refs[0], max_bytes=a.max_bytes)
+        result = ctx.gno.multi_get(pattern=refs[0], **cap)
     else:
-        result = ctx.gno.multi_get(refs=refs, max_bytes=a.max_bytes)
+        result = ctx.gno.multi_get(refs=refs, **cap)
     if ctx.json:
         emit_json(result)
         return 0

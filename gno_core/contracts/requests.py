@@ -254,16 +254,17 @@ class GetRequest(Request):
 class MultiGetRequest(Request):
     """Several documents, by refs or by one glob (``Gno.multi_get``)."""
 
-    refs: list[str] | None = Field(
+    # The command line takes both as one positional list (refs, comma lists, or one glob).
+    refs: Annotated[list[str] | None, Cli(skip=True)] = Field(
         default=None,
         description=(
             "Array of document references from search/query results (gno:// URIs or docids)"
         ),
     )
-    pattern: str | None = Field(
+    pattern: Annotated[str | None, Cli(skip=True)] = Field(
         default=None, description="Glob pattern to match documents (alternative to refs)"
     )
-    max_bytes: int = Field(
+    max_bytes: Annotated[int, Cli(help="per-document cap in bytes (default 10240)")] = Field(
         default=10240,
         description="Maximum bytes per document before truncation; lower when batching many refs",
     )

@@ -11,7 +11,7 @@ from gno_core.index_handle import IndexHandle
 from gno_core.indexing.collections import Collections
 from gno_core.indexing.embedding import DEFAULT_BATCH_SIZE, BacklogEmbedder, EmbedProgress
 from gno_core.indexing.sync import Syncer, SyncProgress
-from gno_core.ports import Embedder, FrontmatterParser, SourceTree
+from gno_core.ports import FrontmatterParser, SemanticModels, SourceTree
 from gno_core.retrieval.vector import require_embedder
 
 __all__ = ["IndexRuns"]
@@ -24,13 +24,13 @@ class IndexRuns:
         collections: Collections,
         tree: SourceTree,
         frontmatter: FrontmatterParser,
-        embedder: Embedder | None,
+        models: SemanticModels,
     ) -> None:
         self.handle = handle
         self.collections = collections
         self._tree = tree
         self._frontmatter = frontmatter
-        self._embedder = embedder
+        self._models = models
 
     def sync(
         self,
@@ -54,7 +54,7 @@ class IndexRuns:
     ) -> EmbedResult:
         """Embed the chunks that have no vector for the current model (all with ``force``),
         committing batch by batch; ``MODEL_UNAVAILABLE`` without a model."""
-        embedder = require_embedder(self._embedder)
+        embedder = require_embedder(self._models.embedder)
         names = self.collections.names(collections)
         service = BacklogEmbedder(self.handle.index, embedder, self.handle.clock)
         return service.run(
@@ -76,7 +76,7 @@ class IndexRuns:
             return IndexResult(
                 sync_result=synced, embed_skipped=True, embed_skip_reason="--no-embed"
             )
-        if self._embedder is None:
+        if self._models.embedder is None:
             return IndexResult(
                 sync_result=synced,
                 embed_skipped=True,

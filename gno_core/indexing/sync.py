@@ -77,10 +77,10 @@ class Syncer:
         parser: FrontmatterParser,
         clock: Clock,
     ) -> None:
-        self._ledger = ledger
-        self._tree = tree
-        self._parser = parser
-        self._clock = clock
+        self.ledger = ledger
+        self.tree = tree
+        self.parser = parser
+        self.clock = clock
 
     def sync(
         self,
@@ -90,11 +90,9 @@ class Syncer:
         progress: Callable[[SyncProgress], None] | None = None,
     ) -> SyncResult:
         """Sync ``collections`` in order; per-file problems are reported, never raised."""
-        started = self._clock.now_ns()
+        started = self.clock.now_ns()
         results = [
-            _CollectionSync(
-                self._ledger, self._tree, self._parser, self._clock, collection, chunking, ingest
-            ).run(progress)
+            _CollectionSync(self, collection, chunking, ingest).run(progress)
             for collection in collections
         ]
         return SyncResult(
@@ -104,7 +102,7 @@ class Syncer:
             total_unchanged=sum(r.unchanged for r in results),
             total_removed=sum(r.removed for r in results),
             total_failed=sum(r.failed for r in results),
-            duration_ms=_ms(self._clock.now_ns() - started),
+            duration_ms=_ms(self.clock.now_ns() - started),
         )
 
 
@@ -191,23 +189,19 @@ class _CollectionSync:
 
     def __init__(
         self,
-        ledger: SyncLedger,
-        tree: SourceTree,
-        parser: FrontmatterParser,
-        clock: Clock,
+        syncer: Syncer,
         collection: CollectionConfig,
         chunking: ChunkingConfig,
         ingest: IngestConfig,
     ) -> None:
-        self.ledger = ledger
-        self.tree = tree
-        self.parser = parser
-        self.clock = clock
+        # The syncer's ports, shared by every collection of the run.
+        self.ledger, self.tree = syncer.ledger, syncer.tree
+        self.parser, self.clock = syncer.parser, syncer.clock
         self.collection = collection
         self.chunking = chunking
         self.ingest = ingest
         self.progress: Callable[[SyncProgress], None] | None = None
-        self.batch = _Batch(ledger, collection.name, ingest.batch_size)
+        self.batch = _Batch(self.ledger, collection.name, ingest.batch_size)
         self.added = self.updated = self.unchanged = self.removed = 0
         self.reactivated = self.failed = 0
         self.failures: list[SyncFailure] = []

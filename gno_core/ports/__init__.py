@@ -16,6 +16,7 @@ from gno_core.ports.ledger import SyncLedger
 from gno_core.ports.lexical import LexicalIndex
 from gno_core.ports.reranker import Reranker
 from gno_core.ports.resident import ResidentProbe
+from gno_core.ports.semantic import SemanticModels
 from gno_core.ports.stats import IndexStats
 from gno_core.ports.vectors import VectorIndex
 
@@ -31,6 +32,7 @@ __all__ = [
     "LexicalIndex",
     "Reranker",
     "ResidentProbe",
+    "SemanticModels",
     "SourceTree",
     "SyncLedger",
     "VectorIndex",

@@ -5,7 +5,6 @@ port over one shared connection; nothing here names the backend."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from gno_core.ports.documents import DocumentStore
@@ -15,16 +14,36 @@ from gno_core.ports.stats import IndexStats
 from gno_core.ports.vectors import VectorIndex
 
 
-@dataclass(frozen=True, slots=True)
 class Index:
-    """The ports of one open index. ``close`` releases what they share; idempotent."""
+    """The ports of one open index. ``close`` releases what they share; idempotent.
 
-    documents: DocumentStore
-    ledger: SyncLedger
-    stats: IndexStats
-    lexical: LexicalIndex
-    vectors: VectorIndex
-    closer: Callable[[], None] = field(default=lambda: None)
+    ``vectors`` is a port or a function that opens it on first use: the vector machinery of a
+    backend (SQLite loads an extension) is then paid only by the commands that use vectors.
+    """
+
+    __slots__ = ("_vectors", "closer", "documents", "ledger", "lexical", "stats")
+
+    def __init__(
+        self,
+        documents: DocumentStore,
+        ledger: SyncLedger,
+        stats: IndexStats,
+        lexical: LexicalIndex,
+        vectors: VectorIndex | Callable[[], VectorIndex],
+        closer: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.documents = documents
+        self.ledger = ledger
+        self.stats = stats
+        self.lexical = lexical
+        self._vectors = vectors
+        self.closer = closer
+
+    @property
+    def vectors(self) -> VectorIndex:
+        if callable(self._vectors):
+            self._vectors = self._vectors()
+        return self._vectors
 
     def close(self) -> None:
         self.closer()

@@ -12,7 +12,7 @@ from gno_core.contracts.requests import SearchRequest
 from gno_core.contracts.search import SearchResults
 from gno_core.domain import SearchFilters
 from gno_core.index_handle import IndexHandle
-from gno_core.ports import Embedder, Reranker
+from gno_core.ports import SemanticModels
 from gno_core.retrieval.filters import build_filters, has_recency_intent
 from gno_core.retrieval.lexical import LexicalSearch
 from gno_core.retrieval.results import ResultBuilder
@@ -29,13 +29,11 @@ class Retrieval:
     def __init__(
         self,
         handle: IndexHandle,
-        embedder: Embedder | None,
-        reranker: Reranker | None,
+        models: SemanticModels,
         documents: Callable[[], Documents],
     ) -> None:
         self.handle = handle
-        self._embedder = embedder
-        self._reranker = reranker
+        self._models = models
         self._documents = documents
 
     def search(self, request: SearchRequest) -> SearchResults:
@@ -48,7 +46,7 @@ class Retrieval:
         when nothing is embedded."""
         from gno_core.retrieval.vector import VectorSearch, require_embedder
 
-        embedder = require_embedder(self._embedder)
+        embedder = require_embedder(self._models.embedder)
         searcher = VectorSearch(self.handle.index, embedder, ResultBuilder(self.handle.name))
         return searcher.vsearch(request, self._filters(request))
 
@@ -59,8 +57,8 @@ class Retrieval:
 
         searcher = HybridSearch(
             self.handle.index,
-            self._embedder,
-            self._reranker,
+            self._models.embedder,
+            self._models.reranker,
             ResultBuilder(self.handle.name),
             self.handle.clock.now_ns,
         )
@@ -73,7 +71,7 @@ class Retrieval:
         within its collection unless ``cross_collection``; ``ref`` may name another index."""
         from gno_core.retrieval.vector import VectorSearch, require_embedder
 
-        embedder = require_embedder(self._embedder)
+        embedder = require_embedder(self._models.embedder)
         with self._documents().resolved(ref) as resolved:
             owner = resolved.handle
             searcher = VectorSearch(owner.index, embedder, ResultBuilder(owner.name))

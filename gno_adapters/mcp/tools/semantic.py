@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING
 
 from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
@@ -12,29 +12,7 @@ from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
 from gno_adapters.mcp.tools.search import render_results, search_request
 
 if TYPE_CHECKING:
-    from gno_core.contracts import SearchResults, SimilarResults
-    from gno_core.contracts.requests import QueryRequest, SearchRequest
-
-
-class SemanticFacade(Protocol):
-    """The facade methods these tools call (``gno_core.facade.Gno`` has them)."""
-
-    def vsearch(self, request: SearchRequest) -> SearchResults: ...
-
-    def query(self, request: QueryRequest) -> SearchResults: ...
-
-    def similar(
-        self,
-        ref: str,
-        *,
-        limit: int = 5,
-        threshold: float | None = None,
-        cross_collection: bool = False,
-    ) -> SimilarResults: ...
-
-
-def _facade(call: ToolCall) -> SemanticFacade:
-    return cast("SemanticFacade", call.facade)
+    from gno_core.contracts import SimilarResults
 
 
 VSEARCH_INPUT = DerivedSchema(
@@ -85,7 +63,7 @@ SIMILAR_INPUT = DerivedSchema("SimilarRequest")
 
 
 def _vsearch(call: ToolCall) -> JSONObject:
-    results = _facade(call).vsearch(search_request(call))
+    results = call.facade.vsearch(search_request(call))
     return tool_result(render_results(results), results)
 
 
@@ -93,7 +71,7 @@ def _query(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import QueryRequest
 
     request = QueryRequest.model_validate(model_arguments(QueryRequest, call.arguments))
-    results = _facade(call).query(request)
+    results = call.facade.query(request)
     text = render_results(results)
     meta = results.meta
     text += (
@@ -116,7 +94,7 @@ def _similar(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import SimilarRequest
 
     req = SimilarRequest.model_validate(model_arguments(SimilarRequest, call.arguments))
-    res = _facade(call).similar(
+    res = call.facade.similar(
         req.ref, limit=req.limit, threshold=req.threshold, cross_collection=req.cross_collection
     )
     return tool_result(render_similar(res), res)

@@ -1,0 +1,35 @@
+"""What the ONNX embedder and reranker share: checking a model's files, and one CPU session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gno_core.errors import ModelUnavailableError
+from gno_core.model_registry import ModelLocation
+
+if TYPE_CHECKING:
+    import onnxruntime
+
+
+def require_files(model: ModelLocation, role: str) -> None:
+    """``MODEL_UNAVAILABLE`` unless the weights and tokenizer of ``model`` are there."""
+    for path in (model.weights, model.tokenizer):
+        if not Path(path).is_file():
+            raise ModelUnavailableError(
+                f"{role} model {model.name!r} is missing {path}",
+                details={"model": model.model_id, "reason": "missing_file", "path": path},
+            )
+
+
+def cpu_session(source: str | bytes, threads: int) -> onnxruntime.InferenceSession:
+    """An inference session on the CPU with ``threads`` intra-op threads, quiet and fully
+    optimised. onnxruntime's own errors propagate for the caller to name."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    return onnxruntime.InferenceSession(source, options, providers=["CPUExecutionProvider"])
