@@ -13,7 +13,7 @@ from gno_core.domain import (
 )
 from gno_core.errors import ValidationError
 from gno_core.ports.embedder import Vector, dot
-from gno_core.ports.vectors import ChunkVector, PendingChunk, VectorHit
+from gno_core.ports.vectors import ChunkVector, Cursor, PendingChunk, Scope, VectorHit
 from gno_core.retrieval.query import exclusion_clauses
 
 
@@ -28,12 +28,7 @@ class InMemoryVectors:
         return "exact"
 
     def pending_chunks(
-        self,
-        fingerprint: str,
-        limit: int,
-        *,
-        collections: tuple[str, ...] | None = None,
-        after: tuple[str, int] | None = None,
+        self, fingerprint: str, limit: int, *, collections: Scope = None, after: Cursor = None
     ) -> list[PendingChunk]:
         space = self._s.vectors.get(fingerprint, {})
         start = after or ("", -1)
@@ -58,7 +53,7 @@ class InMemoryVectors:
             if item.seq in seqs:
                 space[(item.mirror_hash, item.seq)] = array("f", item.vector)
 
-    def delete_vectors(self, fingerprint: str, collections: tuple[str, ...] | None = None) -> int:
+    def delete_vectors(self, fingerprint: str, collections: Scope = None) -> int:
         space = self._s.vectors.get(fingerprint, {})
         mirrors = None
         if collections:

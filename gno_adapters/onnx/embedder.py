@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gno_adapters.onnx.session import cpu_session, require_files
+from gno_adapters.onnx.session import OnnxModel, cpu_session, require_files
 from gno_core.errors import ModelUnavailableError, RuntimeFailure
 from gno_core.model_registry import ModelFormat, ModelLocation
 from gno_core.ports.embedder import TextProfile, Vector, embedding_fingerprint
@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # numpy and onnxruntime load with the model, not with gno
     from gno_adapters.onnx.tokenize import TextTokenizer as Tokenizer
 
 
-class OnnxEmbedder:
+class OnnxEmbedder(OnnxModel):
     """Sentence embeddings from a BERT-style encoder: masked mean pooling, L2 normalisation.
 
     ``precision="int8"`` (the default) runs the graph gno builds from the weights with int8
@@ -90,16 +90,6 @@ class OnnxEmbedder:
         return embedding_fingerprint(
             self.model_id, self.dimensions, self.max_tokens, self.profile.id
         )
-
-    @property
-    def location(self) -> ModelLocation:
-        """The model files this embedder reads."""
-        return self._model
-
-    @property
-    def loaded(self) -> bool:
-        """Whether the tokenizer and session are in memory."""
-        return self._session is not None
 
     def load(self) -> None:
         """Load the tokenizer and the session now (building the graph on first use).

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from gno_adapters.onnx.session import cpu_session, require_files
+from gno_adapters.onnx.session import OnnxModel, cpu_session, require_files
 from gno_core.errors import ModelUnavailableError, RuntimeFailure
 from gno_core.model_registry import ModelFormat, ModelLocation
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 MAX_QUERY_CHARS = 1000
 
 
-class OnnxReranker:
+class OnnxReranker(OnnxModel):
     """Cross-encoder relevance scores in [0, 1]."""
 
     def __init__(self, model: ModelLocation, *, batch_size: int = 16, threads: int = 2) -> None:
@@ -46,14 +46,6 @@ class OnnxReranker:
     @property
     def model_id(self) -> str:
         return self._model.model_id
-
-    @property
-    def location(self) -> ModelLocation:
-        return self._model
-
-    @property
-    def loaded(self) -> bool:
-        return self._session is not None
 
     def load(self) -> None:
         """Load the tokenizer and the session now; raises ``MODEL_UNAVAILABLE`` on failure."""

@@ -12,6 +12,23 @@ if TYPE_CHECKING:
     import onnxruntime
 
 
+class OnnxModel:
+    """What the embedder and reranker share: the model files they read and their session."""
+
+    _model: ModelLocation
+    _session: onnxruntime.InferenceSession | None
+
+    @property
+    def location(self) -> ModelLocation:
+        """The model files this model reads."""
+        return self._model
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the tokenizer and session are in memory."""
+        return self._session is not None
+
+
 def require_files(model: ModelLocation, role: str) -> None:
     """``MODEL_UNAVAILABLE`` unless the weights and tokenizer of ``model`` are there."""
     for path in (model.weights, model.tokenizer):

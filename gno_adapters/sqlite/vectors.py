@@ -26,7 +26,7 @@ from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.errors import ValidationError
 from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import Vector, vector_from_bytes, vector_to_bytes
-from gno_core.ports.vectors import ChunkVector, PendingChunk, VectorHit
+from gno_core.ports.vectors import ChunkVector, Cursor, PendingChunk, Scope, VectorHit
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.retrieval.query import exclusion_clauses
 
@@ -135,7 +135,7 @@ class ApswVectors:
                         (row[0], blob),
                     )
 
-    def delete_vectors(self, fingerprint: str, collections: tuple[str, ...] | None = None) -> int:
+    def delete_vectors(self, fingerprint: str, collections: Scope = None) -> int:
         conn = self._conn
         with translate_errors("deleting vectors"), write_transaction(conn):
             if collections:
@@ -205,12 +205,7 @@ class ApswVectors:
         return row is not None
 
     def pending_chunks(
-        self,
-        fingerprint: str,
-        limit: int,
-        *,
-        collections: tuple[str, ...] | None = None,
-        after: tuple[str, int] | None = None,
+        self, fingerprint: str, limit: int, *, collections: Scope = None, after: Cursor = None
     ) -> list[PendingChunk]:
         scope = tuple(collections or ())
         start = after or ("", -1)

@@ -16,6 +16,11 @@ from typing import Protocol
 from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.ports.embedder import Vector
 
+#: The collections an operation covers (None: all of them).
+Scope = tuple[str, ...] | None
+#: Where a paged read resumes: after this ``(mirror_hash, seq)`` (None: from the start).
+Cursor = tuple[str, int] | None
+
 
 @dataclass(frozen=True, slots=True)
 class PendingChunk:
@@ -50,12 +55,7 @@ class VectorIndex(Protocol):
     """Chunk vectors per embedder fingerprint, and nearest-document search over them."""
 
     def pending_chunks(
-        self,
-        fingerprint: str,
-        limit: int,
-        *,
-        collections: tuple[str, ...] | None = None,
-        after: tuple[str, int] | None = None,
+        self, fingerprint: str, limit: int, *, collections: Scope = None, after: Cursor = None
     ) -> list[PendingChunk]:
         """Up to ``limit`` chunks of active documents (of ``collections`` when given) without a
         vector for ``fingerprint``, ordered by (mirror_hash, seq) and strictly after ``after``
@@ -69,7 +69,7 @@ class VectorIndex(Protocol):
         Atomic: a process killed mid-call leaves all or none of them. Raises ``RUNTIME``."""
         ...
 
-    def delete_vectors(self, fingerprint: str, collections: tuple[str, ...] | None = None) -> int:
+    def delete_vectors(self, fingerprint: str, collections: Scope = None) -> int:
         """Drop the vectors of ``fingerprint`` (only those of mirrors used by documents of
         ``collections`` when given); returns how many were dropped."""
         ...
