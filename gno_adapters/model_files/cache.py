@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gno_adapters.clock import SystemClock
 from gno_adapters.fsutil import ensure_private_dir
 from gno_adapters.model_files.download import Progress, download, file_sha256
 from gno_adapters.model_files.manifest import Manifest, ManifestFile, read_manifest, write_manifest
@@ -32,6 +33,7 @@ from gno_core.model_registry import (
     ModelSpec,
     ModelStatus,
 )
+from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import PLAIN_PROFILE, TextProfile
 
 if TYPE_CHECKING:  # httpx loads only when a pull runs
@@ -72,8 +74,10 @@ class ModelStore:
         *,
         client_factory: Callable[[], httpx.Client] = default_client,
         offline: bool = False,
+        clock: Clock | None = None,
     ) -> None:
         self._root = models_dir
+        self._clock = clock or SystemClock()
         self._registry = registry
         self._client_factory = client_factory
         self._offline = offline
@@ -205,7 +209,9 @@ class ModelStore:
                 name=spec.name,
                 model_id=spec.model_id,
                 source=spec.source,
-                pulled_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                pulled_at=datetime.fromtimestamp(self._clock.now_ns() / 1e9, UTC).isoformat(
+                    timespec="seconds"
+                ),
                 files=tuple(records),
             ),
         )

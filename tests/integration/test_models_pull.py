@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from gno_adapters.inmemory.clock import FixedClock
 from gno_adapters.model_files import ModelStore, download, read_manifest
 from gno_adapters.model_files.download import part_path
 from gno_core.errors import ModelUnavailableError, ValidationError
@@ -149,7 +150,12 @@ def _spec(server: Fixture, *, pin: bool = True, path: str = "/m/model.onnx") -> 
 
 
 def _store(tmp_path: Path, spec: ModelSpec, *, offline: bool = False) -> ModelStore:
-    return ModelStore(tmp_path / "models", ModelRegistry((spec,)), offline=offline)
+    clock = FixedClock(PULLED_NS)
+    return ModelStore(tmp_path / "models", ModelRegistry((spec,)), offline=offline, clock=clock)
+
+
+#: 2026-01-02T03:04:05Z: the manifest's ``pulled_at`` comes from the store's clock.
+PULLED_NS = 1_767_323_045 * 10**9
 
 
 def test_pull_downloads_verifies_and_writes_manifest(server: Fixture, tmp_path: Path) -> None:
@@ -167,6 +173,7 @@ def test_pull_downloads_verifies_and_writes_manifest(server: Fixture, tmp_path: 
     manifest = read_manifest(directory)
     assert manifest is not None
     assert manifest.model_id == "test/tiny-cross-encoder"
+    assert manifest.pulled_at == "2026-01-02T03:04:05+00:00"
     assert {f.path: f.sha256 for f in manifest.files} == {
         "model.onnx": _sha(WEIGHTS),
         "tokenizer.json": _sha(TOKENIZER),
