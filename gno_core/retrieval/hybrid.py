@@ -152,17 +152,23 @@ class HybridSearch:
             )
         )
         intent_words = content_words(intent) if intent else ()
-        out: list[SearchResult] = []
-        receipts: list[ExplainLine] = []
+        chosen: list[tuple[int, float]] = []
         for i in order:
-            if len(out) >= request.limit:
+            if len(chosen) >= request.limit:
                 break
             score = min(1.0, max(0.0, scores[i]))
-            if request.min_score is not None and score < request.min_score:
-                continue
+            if request.min_score is None or score >= request.min_score:
+                chosen.append((i, score))
+        # One read for the chunks of every result, not one per result.
+        chunks_of = self.index.documents.chunks_for(
+            [run.docs[fused[i].key].mirror_hash for i, _ in chosen]
+        )
+        out: list[SearchResult] = []
+        receipts: list[ExplainLine] = []
+        for i, score in chosen:
             entry = fused[i]
             doc = run.docs[entry.key]
-            chunks = self.index.documents.chunks(doc.mirror_hash)
+            chunks = chunks_of.get(doc.mirror_hash, ())
             if entry.key in run.lexical:
                 passage = best_passage(chunks, words, intent_words)
             else:
