@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Bump to force every document to be re-processed on the next sync (chunker or parser change).
-INGEST_VERSION = 1
+INGEST_VERSION = 2  # 2: links and document names extracted at sync
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +80,10 @@ class IndexedDocument:
     converter_id: str
     converter_version: str
     ingest_version: int = INGEST_VERSION
+    # Links found in the mirror and the names other notes can link to this one by
+    # (``gno_core.links``); empty for documents that are not Markdown.
+    links: tuple[ExtractedLink, ...] = ()
+    names: tuple[NameKey, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,3 +210,137 @@ class LexicalQuery:
             for word in clause.words if isinstance(clause, Phrase) else (clause.text,):
                 seen.setdefault(word, None)
         return tuple(seen)
+
+
+# -- links between documents (``gno_core.links``) --------------------------------------------
+
+#: Link syntaxes (``linkType`` on the wire).
+WIKI = "wiki"
+MARKDOWN = "markdown"
+#: Where an edge was written (``edgeSource``).
+WIKILINK = "wikilink"
+MARKDOWN_LINK = "markdown-link"
+FRONTMATTER_RELATION = "frontmatter-relation"
+#: Relations of links written in the body; frontmatter keys give their own (``works_at``).
+LINKS_TO = "links_to"
+EMBEDS = "embeds"
+#: Confidence of a resolved link.
+EXPLICIT = "explicit"
+INFERRED = "inferred"
+AMBIGUOUS = "ambiguous"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractedLink:
+    """One link as written in a document's canonical mirror.
+
+    ``target_ref`` is the target as written (percent-decoded, without ``#anchor`` and without a
+    ``collection:`` qualifier); ``alias`` is the other half of ``[[a|b]]`` (the label in
+    Obsidian's order, the target in Dendron's). Positions are 1-based mirror coordinates,
+    ``end_col`` inclusive. ``keys`` are the lookup names (NFC, casefolded) of every document
+    that could be its target: when a document with one of those names appears, changes or goes,
+    the link is resolved again. ``context`` is the source line, trimmed around the link."""
+
+    seq: int
+    link_type: str
+    edge_source: str
+    relation: str
+    target_ref: str
+    target_anchor: str | None
+    target_collection: str | None
+    link_text: str | None
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+    alias: str | None = None
+    external: bool = False
+    embed: bool = False
+    context: str = ""
+    keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NameKey:
+    """A name a document can be linked by: ``kind`` is ``path`` (relative path without its
+    extension), ``stem`` (file name without extension), ``dendron`` (path with ``/`` as ``.``),
+    ``title`` or ``alias``; ``key`` is NFC and casefolded."""
+
+    kind: str
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class DocRef:
+    """A document at one end of a link."""
+
+    collection: str
+    rel_path: str
+    title: str | None = None
+    source_hash: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkTarget:
+    """A document a link resolves to, how (``method``: ``path``, ``name``, ``title`` ...) and
+    how sure that is (``explicit``, ``inferred``, ``ambiguous``)."""
+
+    document: DocRef
+    confidence: str
+    method: str
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRecord:
+    """A stored link of an active document and what it resolves to. ``state`` is ``resolved``,
+    ``ambiguous`` (several targets, all kept), ``unresolved``, ``external`` or ``pending`` (not
+    resolved yet: a sync was interrupted before its resolution step)."""
+
+    source: DocRef
+    link: ExtractedLink
+    targets: tuple[LinkTarget, ...]
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
+class PendingLink:
+    """A link whose resolution must be (re)computed; ``link_id`` is the store's handle."""
+
+    link_id: int
+    source: DocRef
+    link: ExtractedLink
+
+
+@dataclass(frozen=True, slots=True)
+class NameHit:
+    """An active document carrying the name ``key`` of ``kind``."""
+
+    document: DocRef
+    kind: str
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """One resolved link as a graph edge between two active documents."""
+
+    source: DocRef
+    target: DocRef
+    relation: str
+    link_type: str
+    edge_source: str
+    confidence: str
+
+
+@dataclass(frozen=True, slots=True)
+class LinkCounts:
+    """Totals over the links of active documents (of one collection or all)."""
+
+    links: int = 0
+    resolved: int = 0
+    ambiguous: int = 0
+    unresolved: int = 0
+    external: int = 0
+    pending: int = 0
+    edge_types: tuple[tuple[str, int], ...] = ()
+    confidence: tuple[tuple[str, int], ...] = ()

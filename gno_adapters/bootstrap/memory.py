@@ -45,7 +45,9 @@ class MemoryIndexProvider:
             self._index = in_memory_index(self._clock)
         index = self._index
         # The facade closes what it opened; the data must outlive that, as a file would.
-        return Index(index.documents, index.ledger, index.stats, index.lexical, index.vectors)
+        return Index(
+            index.documents, index.ledger, index.stats, index.lexical, index.vectors, index.links
+        )
 
 
 def in_memory(

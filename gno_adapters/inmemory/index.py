@@ -1,4 +1,4 @@
-"""The in-memory index: the five index ports as plain Python over one shared state, for tests.
+"""The in-memory index: the six index ports as plain Python over one shared state, for tests.
 
 First-class fakes: ``in_memory_index`` builds the same ``Index`` bundle as the SQLite adapter,
 with the same rules (the contract suites in ``tests/contract`` run against both).
@@ -9,6 +9,7 @@ from __future__ import annotations
 from gno_adapters.inmemory.documents import InMemoryDocuments
 from gno_adapters.inmemory.ledger import InMemoryLedger
 from gno_adapters.inmemory.lexical import InMemoryLexical
+from gno_adapters.inmemory.links import InMemoryLinks
 from gno_adapters.inmemory.state import InMemoryState
 from gno_adapters.inmemory.stats import InMemoryStats
 from gno_adapters.inmemory.vectors import InMemoryVectors
@@ -19,7 +20,7 @@ __all__ = ["in_memory_index"]
 
 
 def in_memory_index(clock: Clock) -> Index:
-    """A fresh, empty in-memory index: the five ports over one shared state."""
+    """A fresh, empty in-memory index: the six ports over one shared state."""
     state = InMemoryState(clock)
 
     def close() -> None:
@@ -31,5 +32,6 @@ def in_memory_index(clock: Clock) -> Index:
         stats=InMemoryStats(state),
         lexical=InMemoryLexical(state),
         vectors=InMemoryVectors(state),
+        links=InMemoryLinks(state),
         closer=close,
     )

@@ -62,14 +62,17 @@ class InMemoryLedger:
             row = self._s.rows.get((coll, state.rel_path))
             if row is not None:
                 doc = replace(row.doc, source_size=state.size, source_mtime_ns=state.mtime_ns)
-                if state.active:
+                if state.active and not row.doc.active:
                     doc = replace(doc, active=True)
+                    self._s.links.mark_names((coll, state.rel_path))
+                    self._s.links.mark_links_of((coll, state.rel_path))
                 row.doc = doc
                 row.date_ns = parse_document_date(doc.meta.date) or doc.source_mtime_ns
         for rel in batch.deactivate:
             row = self._s.rows.get((coll, rel))
-            if row is not None:
+            if row is not None and row.doc.active:
                 row.doc = replace(row.doc, active=False)
+                self._s.links.mark_names((coll, rel))
         for rel in batch.forget_failures:
             self._s.failures.pop((coll, rel), None)
             self._s.failure_seq.pop((coll, rel), None)
@@ -82,6 +85,9 @@ class InMemoryLedger:
 
     def _upsert(self, item: IndexedDocument, now: str) -> None:
         key = (item.collection, item.rel_path)
+        old = self._s.rows.get(key)
+        self._s.links.replace_names(key, item.names, old is not None and old.doc.active)
+        self._s.links.replace_links(key, item.links)
         self._s.content[item.mirror_hash] = item.markdown
         chunks = tuple(sorted(item.chunks, key=lambda c: c.seq))
         if self._s.chunks.get(item.mirror_hash) != chunks:
@@ -135,6 +141,7 @@ class InMemoryLedger:
         for (coll, _), row in self._s.rows.items():
             if coll == collection and row.doc.active:
                 row.doc = replace(row.doc, active=False)
+                self._s.links.mark_names((coll, row.doc.rel_path))
                 changed += 1
         return changed
 
@@ -146,6 +153,7 @@ class InMemoryLedger:
                 f"Collection {new!r} already has indexed documents", details={"name": new}
             )
         # Inactive rows of the target are stale leftovers of a removed collection.
+        self._s.links.move_collection(old, new)
         for key in [k for k in self._s.rows if k[0] == new]:
             del self._s.rows[key]
         for key in [k for k in self._s.failures if k[0] == new]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
+from gno_adapters.inmemory.links import LinkState
 from gno_core.domain import (
     Chunk,
     DocumentMeta,
@@ -43,6 +44,7 @@ class InMemoryState:
     seq: int = 0
     # fingerprint -> (mirror_hash, seq) -> vector
     vectors: dict[str, dict[tuple[str, int], Vector]] = field(default_factory=dict)
+    links: LinkState = field(default_factory=LinkState)
     closed: bool = False
 
     def active(self) -> list[StoredDocument]:

@@ -16,6 +16,7 @@ from gno_adapters.sqlite.documents import ApswDocuments
 from gno_adapters.sqlite.errors import translate_errors
 from gno_adapters.sqlite.ledger import ApswLedger
 from gno_adapters.sqlite.lexical import ApswLexical
+from gno_adapters.sqlite.links import ApswLinks
 from gno_adapters.sqlite.migrations import migrate
 from gno_adapters.sqlite.rows import Rows
 from gno_adapters.sqlite.stats import ApswStats
@@ -65,6 +66,7 @@ def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -
         stats=ApswStats(rows),
         lexical=ApswLexical(rows),
         vectors=open_vectors,
+        links=ApswLinks(rows),
         closer=close,
     )
 

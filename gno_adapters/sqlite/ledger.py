@@ -12,6 +12,12 @@ import json
 from gno_adapters.sqlite import lexical
 from gno_adapters.sqlite.connection import write_transaction
 from gno_adapters.sqlite.errors import translate_errors
+from gno_adapters.sqlite.links import (
+    mark_links_of_pending,
+    mark_names_pending,
+    replace_document_links,
+    replace_document_names,
+)
 from gno_adapters.sqlite.rows import Rows
 from gno_core.domain import Chunk, IndexedDocument, IngestFailure, SourceState, SyncBatch
 from gno_core.errors import DuplicateError
@@ -78,8 +84,9 @@ class ApswLedger:
                     "UPDATE documents SET active = 0 WHERE collection = ? AND rel_path = ? "
                     "AND active = 1 RETURNING id",
                     (batch.collection, rel_path),
-                ):
+                ).fetchall():
                     self._conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
+                    mark_names_pending(self._conn, int(str(doc_id)))
             self._conn.executemany(
                 "DELETE FROM ingest_errors WHERE collection = ? AND rel_path = ?",
                 [(batch.collection, rel_path) for rel_path in batch.forget_failures],
@@ -164,6 +171,8 @@ class ApswLedger:
                 (item.collection, item.rel_path, *values),
             )
             doc_id = conn.last_insert_rowid()
+        replace_document_names(conn, doc_id, item.names, bool(old is not None and old[2]))
+        replace_document_links(conn, doc_id, item.links)
         tags = {lexical.normalize_tag(t) for t in meta.tags if t.strip()}
         conn.executemany(
             "INSERT INTO doc_tags(doc_id, tag) VALUES (?, ?)", [(doc_id, t) for t in tags]
@@ -210,6 +219,8 @@ class ApswLedger:
         )
         if reactivate:
             self._index_text(doc_id, rel_path, title, markdown)
+            mark_names_pending(self._conn, doc_id)
+            mark_links_of_pending(self._conn, doc_id)
 
     def deactivate_collection(self, collection: str) -> int:
         with translate_errors("deactivating a collection"), write_transaction(self._conn):
@@ -222,6 +233,8 @@ class ApswLedger:
                 )
             ]
             self._conn.executemany("DELETE FROM documents_fts WHERE rowid = ?", [(i,) for i in ids])
+            for doc_id in ids:
+                mark_names_pending(self._conn, doc_id)
         return len(ids)
 
     def rename_collection(self, old: str, new: str) -> None:
@@ -243,6 +256,11 @@ class ApswLedger:
             )
             self._conn.execute(
                 "UPDATE ingest_errors SET collection = ? WHERE collection = ?", (new, old)
+            )
+            # Collection-qualified links name collections: everything is resolved again.
+            self._conn.execute(
+                "UPDATE doc_links SET state = 'pending' WHERE state NOT IN "
+                "('pending', 'external') AND keys != '[]'"
             )
             self._conn.execute(
                 "DELETE FROM content WHERE NOT EXISTS "

@@ -160,10 +160,68 @@ def _m0003_content_vectors(conn: apsw.Connection) -> None:
     )
 
 
+def _m0004_links(conn: apsw.Connection) -> None:
+    # Links belong to a document row (their meaning depends on where they are written) and are
+    # replaced with it. ``link_keys`` finds the links a document's names could satisfy (by-key
+    # lookups when a target appears, changes or goes); ``link_targets`` holds resolutions, with
+    # the by-target index that backlinks read. ``doc_names`` are the names each document can
+    # be linked by. Every row cascades from its document, so nothing outlives a purge.
+    conn.execute(
+        """
+        CREATE TABLE doc_names (
+            doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            key TEXT NOT NULL,
+            PRIMARY KEY (doc_id, kind, key)
+        ) WITHOUT ROWID;
+        CREATE INDEX doc_names_key ON doc_names(key, kind, doc_id);
+        CREATE TABLE doc_links (
+            id INTEGER PRIMARY KEY,
+            doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            link_type TEXT NOT NULL,
+            edge_source TEXT NOT NULL,
+            relation TEXT NOT NULL,
+            target_ref TEXT NOT NULL,
+            target_anchor TEXT,
+            target_collection TEXT,
+            link_text TEXT,
+            alias TEXT,
+            start_line INTEGER NOT NULL,
+            start_col INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            end_col INTEGER NOT NULL,
+            external INTEGER NOT NULL DEFAULT 0,
+            embed INTEGER NOT NULL DEFAULT 0,
+            context TEXT NOT NULL DEFAULT '',
+            keys TEXT NOT NULL DEFAULT '[]',
+            state TEXT NOT NULL DEFAULT 'pending',
+            UNIQUE (doc_id, seq)
+        );
+        CREATE INDEX doc_links_pending ON doc_links(id) WHERE state = 'pending';
+        CREATE TABLE link_keys (
+            link_id INTEGER NOT NULL REFERENCES doc_links(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            PRIMARY KEY (link_id, key)
+        ) WITHOUT ROWID;
+        CREATE INDEX link_keys_key ON link_keys(key, link_id);
+        CREATE TABLE link_targets (
+            link_id INTEGER NOT NULL REFERENCES doc_links(id) ON DELETE CASCADE,
+            dst_doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            confidence TEXT NOT NULL,
+            method TEXT NOT NULL,
+            PRIMARY KEY (link_id, dst_doc_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX link_targets_dst ON link_targets(dst_doc_id, link_id);
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_documents", _m0001_documents),
     Migration(2, "0002_documents_fts", _m0002_documents_fts),
     Migration(3, "0003_content_vectors", _m0003_content_vectors),
+    Migration(4, "0004_links", _m0004_links),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -17,12 +17,14 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from gno_core.config import ChunkingConfig, CollectionConfig
-from gno_core.domain import DocumentMeta, IndexedDocument, SourceFile
+from gno_core.domain import DocumentMeta, ExtractedLink, IndexedDocument, SourceFile
 from gno_core.errors import GnoError
+from gno_core.links.extract import extract_links
+from gno_core.links.names import document_names
 from gno_core.ports.files import FrontmatterParser
 from gno_core.text.canonical import canonicalize, mirror_hash
 from gno_core.text.chunking import CHARS_PER_TOKEN, CODE_EXTENSIONS, chunk_text
-from gno_core.text.frontmatter import document_meta, split_frontmatter
+from gno_core.text.frontmatter import aliases, document_meta, split_frontmatter
 from gno_core.text.language import detect_language
 
 __all__ = [
@@ -117,6 +119,7 @@ def build_document(
     ext = posixpath.splitext(name)[1].lower()
     markdown = canonicalize(text)
     is_markdown = ext in MARKDOWN_EXTENSIONS
+    links: tuple[ExtractedLink, ...] = ()
     if is_markdown:
         yaml, body = split_frontmatter(markdown)
         front: dict[str, Any] = {}
@@ -127,8 +130,12 @@ def build_document(
                 raise IngestError(FRONTMATTER, exc.message, rel_path=rel_path) from exc
         stem = posixpath.splitext(name)[0] or name
         meta = document_meta(front, body, stem, detect_language(body))
+        body_line = markdown.count("\n", 0, len(markdown) - len(body)) + 1
+        links = extract_links(markdown, rel_path, front, body_line)
+        names = document_names(rel_path, meta.title, aliases(front))
     else:
         meta = DocumentMeta(title=name, language=detect_language(markdown))
+        names = document_names(rel_path, None, ())
     chunks = chunk_text(
         markdown,
         chunking.max_tokens,
@@ -151,6 +158,8 @@ def build_document(
         meta=meta,
         converter_id=MARKDOWN_CONVERTER if is_markdown else PLAINTEXT_CONVERTER,
         converter_version=CONVERTER_VERSION,
+        links=links,
+        names=names,
     )
 
 

@@ -40,7 +40,10 @@ class IndexRuns:
         """Bring the index up to date with the files of ``collections`` (all when None)."""
         config = self.handle.load_config()
         chosen = self.collections.chosen(collections)
-        service = Syncer(self.handle.index.ledger, self._tree, self._frontmatter, self.handle.clock)
+        index = self.handle.index
+        service = Syncer(
+            index.ledger, self._tree, self._frontmatter, self.handle.clock, index.links
+        )
         return service.sync(chosen, config.chunking, config.ingest, progress)
 
     def embed(

@@ -13,7 +13,9 @@ after a complete walk), then for every file
   document, that document is deactivated (its old content is not served as current).
 
 Active paths the walk did not yield are deactivated (``removed``) and the failure records of
-vanished paths end, in the last batches; a no-change sync writes nothing. Every ``apply_batch`` is atomic and deactivations come last, so a sync killed at any
+vanished paths end, in the last batches; a no-change sync writes nothing. Links are written
+with their document; once every collection is done, the links left pending (new ones, and those
+whose candidate targets appeared, changed names or went) are resolved (``gno_core.links``). Every ``apply_batch`` is atomic and deactivations come last, so a sync killed at any
 moment leaves a valid index and the next run converges to the same final state.
 
 A collection whose root is missing reports one ``PATH_NOT_FOUND`` failure (``relPath`` empty)
@@ -45,9 +47,11 @@ from gno_core.indexing.ingest import (
     IngestError,
     build_document,
 )
+from gno_core.links.resolve import resolve_pending
 from gno_core.ports.clock import Clock
 from gno_core.ports.files import FrontmatterParser, SourceTree
 from gno_core.ports.ledger import SyncLedger
+from gno_core.ports.links import LinkStore
 
 __all__ = ["SyncProgress", "Syncer"]
 
@@ -76,11 +80,13 @@ class Syncer:
         tree: SourceTree,
         parser: FrontmatterParser,
         clock: Clock,
+        links: LinkStore | None = None,
     ) -> None:
         self.ledger = ledger
         self.tree = tree
         self.parser = parser
         self.clock = clock
+        self.links = links
 
     def sync(
         self,
@@ -95,6 +101,9 @@ class Syncer:
             _CollectionSync(self, collection, chunking, ingest).run(progress)
             for collection in collections
         ]
+        if self.links is not None:
+            # After every collection: a link may name a document of a collection synced later.
+            resolve_pending(self.links)
         return SyncResult(
             collections=results,
             total_added=sum(r.added for r in results),

@@ -14,6 +14,7 @@ from gno_core.ports.files import FrontmatterParser, SourceTree
 from gno_core.ports.index import Index, IndexProvider
 from gno_core.ports.ledger import SyncLedger
 from gno_core.ports.lexical import LexicalIndex
+from gno_core.ports.links import LinkStore
 from gno_core.ports.reranker import Reranker
 from gno_core.ports.resident import ResidentProbe
 from gno_core.ports.semantic import SemanticModels
@@ -30,6 +31,7 @@ __all__ = [
     "IndexProvider",
     "IndexStats",
     "LexicalIndex",
+    "LinkStore",
     "Reranker",
     "ResidentProbe",
     "SemanticModels",

@@ -10,6 +10,7 @@ from typing import Protocol
 from gno_core.ports.documents import DocumentStore
 from gno_core.ports.ledger import SyncLedger
 from gno_core.ports.lexical import LexicalIndex
+from gno_core.ports.links import LinkStore
 from gno_core.ports.stats import IndexStats
 from gno_core.ports.vectors import VectorIndex
 
@@ -21,7 +22,7 @@ class Index:
     backend (SQLite loads an extension) is then paid only by the commands that use vectors.
     """
 
-    __slots__ = ("_vectors", "closer", "documents", "ledger", "lexical", "stats")
+    __slots__ = ("_vectors", "closer", "documents", "ledger", "lexical", "links", "stats")
 
     def __init__(
         self,
@@ -30,6 +31,7 @@ class Index:
         stats: IndexStats,
         lexical: LexicalIndex,
         vectors: VectorIndex | Callable[[], VectorIndex],
+        links: LinkStore,
         closer: Callable[[], None] = lambda: None,
     ) -> None:
         self.documents = documents
@@ -37,6 +39,7 @@ class Index:
         self.stats = stats
         self.lexical = lexical
         self._vectors = vectors
+        self.links = links
         self.closer = closer
 
     @property

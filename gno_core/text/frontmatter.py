@@ -16,6 +16,7 @@ from typing import Any
 from gno_core.domain import DocumentMeta
 
 __all__ = [
+    "aliases",
     "document_meta",
     "first_heading",
     "normalize_date",
@@ -45,6 +46,7 @@ DATE_KEYS = (
     "modified",
 )
 LANGUAGE_KEYS = ("lang", "language")
+ALIAS_KEYS = ("aliases", "alias")
 
 _BLOCK = re.compile(r"\A---\n(.*?)^(?:---|\.\.\.)$\n?", re.MULTILINE | re.DOTALL)
 # A block counts as frontmatter only if it is empty or has a ``key:`` line; otherwise the leading
@@ -107,6 +109,11 @@ def document_meta(
         ),
         language=_language(front) or language,
     )
+
+
+def aliases(front: Mapping[str, Any]) -> tuple[str, ...]:
+    """The other names a note gives itself (``aliases``/``alias``, list or comma-separated)."""
+    return _unique(_items(front, ALIAS_KEYS)) if front else ()
 
 
 def first_heading(body: str) -> str | None:

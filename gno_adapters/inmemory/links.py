@@ -1,0 +1,278 @@
+"""``InMemoryLinks``: the ``LinkStore`` port in memory, and the link writes of the in-memory
+ledger (same rules as ``gno_adapters.sqlite.links``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from gno_core.domain import (
+    AMBIGUOUS,
+    DocRef,
+    Edge,
+    ExtractedLink,
+    LinkCounts,
+    LinkRecord,
+    LinkTarget,
+    NameHit,
+    NameKey,
+    PendingLink,
+    StoredDocument,
+)
+
+if TYPE_CHECKING:
+    from gno_adapters.inmemory.state import InMemoryState
+
+__all__ = ["InMemoryLinks", "LinkState"]
+
+Key = tuple[str, str]
+
+
+@dataclass
+class _Link:
+    source: Key
+    link: ExtractedLink
+    state: str
+    targets: tuple[tuple[Key, str, str], ...] = ()
+
+
+@dataclass
+class LinkState:
+    """Links, their lookup names and resolutions, and the names of documents."""
+
+    links: dict[int, _Link] = field(default_factory=dict)
+    by_doc: dict[Key, list[int]] = field(default_factory=dict)
+    by_key: dict[str, set[int]] = field(default_factory=dict)
+    names: dict[Key, frozenset[NameKey]] = field(default_factory=dict)
+    next_id: int = 1
+
+    def replace_links(self, doc: Key, links: Sequence[ExtractedLink]) -> None:
+        for link_id in self.by_doc.pop(doc, []):
+            gone = self.links.pop(link_id)
+            for key in gone.link.keys:
+                self.by_key.get(key, set()).discard(link_id)
+        ids: list[int] = []
+        for link in links:
+            state = "external" if link.external else ("pending" if link.keys else "unresolved")
+            self.links[self.next_id] = _Link(doc, link, state)
+            for key in link.keys:
+                self.by_key.setdefault(key, set()).add(self.next_id)
+            ids.append(self.next_id)
+            self.next_id += 1
+        self.by_doc[doc] = ids
+
+    def replace_names(self, doc: Key, names: Iterable[NameKey], was_active: bool) -> None:
+        old = self.names.get(doc, frozenset())
+        new = frozenset(names)
+        self.names[doc] = new
+        if old != new or not was_active:
+            self.mark_keys({n.key for n in old | new})
+
+    def mark_keys(self, keys: Iterable[str]) -> None:
+        for key in keys:
+            for link_id in self.by_key.get(key, ()):
+                self._mark(link_id)
+
+    def mark_names(self, doc: Key) -> None:
+        self.mark_keys(n.key for n in self.names.get(doc, ()))
+
+    def mark_links_of(self, doc: Key) -> None:
+        for link_id in self.by_doc.get(doc, ()):
+            if self.links[link_id].link.keys:
+                self._mark(link_id)
+
+    def mark_all(self) -> None:
+        for link_id, row in self.links.items():
+            if row.link.keys:
+                self._mark(link_id)
+
+    def _mark(self, link_id: int) -> None:
+        row = self.links[link_id]
+        if row.state not in {"pending", "external"}:
+            row.state = "pending"
+
+    def move_collection(self, old: str, new: str) -> None:
+        """Rows of ``old`` now belong to ``new`` (stale rows of ``new`` dropped before)."""
+        for doc in [d for d in self.by_doc if d[0] == new]:
+            self.replace_links(doc, ())
+            del self.by_doc[doc]
+        for doc in [d for d in self.names if d[0] == new]:
+            del self.names[doc]
+        for doc in [d for d in self.by_doc if d[0] == old]:
+            self.by_doc[(new, doc[1])] = self.by_doc.pop(doc)
+        for doc in [d for d in self.names if d[0] == old]:
+            self.names[(new, doc[1])] = self.names.pop(doc)
+        for row in self.links.values():
+            if row.source[0] == old:
+                row.source = (new, row.source[1])
+            row.targets = tuple(
+                ((new, k[1]) if k[0] == old else k, c, m) for k, c, m in row.targets
+            )
+        self.mark_all()
+
+    def forget(self, docs: Iterable[Key]) -> None:
+        """Documents purged from the store take their links and names with them."""
+        gone = set(docs)
+        for doc in gone:
+            self.replace_links(doc, ())
+            self.by_doc.pop(doc, None)
+            self.names.pop(doc, None)
+        for row in self.links.values():
+            row.targets = tuple(t for t in row.targets if t[0] not in gone)
+
+
+class InMemoryLinks:
+    """The ``LinkStore`` port."""
+
+    def __init__(self, state: InMemoryState) -> None:
+        self._s = state.links
+        self._rows = state.rows
+
+    def _active(self, key: Key) -> StoredDocument | None:
+        row = self._rows.get(key)
+        return row.doc if row is not None and row.doc.active else None
+
+    def _ref(self, key: Key) -> DocRef:
+        doc = self._rows[key].doc
+        return DocRef(doc.collection, doc.rel_path, doc.meta.title, doc.source_hash)
+
+    def _targets(self, row: _Link) -> tuple[LinkTarget, ...]:
+        return tuple(
+            LinkTarget(self._ref(key), confidence, method)
+            for key, confidence, method in sorted(row.targets)
+            if self._active(key) is not None
+        )
+
+    def _record(self, link_id: int) -> LinkRecord:
+        row = self._s.links[link_id]
+        link = row.link
+        return LinkRecord(self._ref(row.source), _without_keys(link), self._targets(row), row.state)
+
+    def outgoing(self, collection: str, rel_path: str) -> list[LinkRecord]:
+        if self._active((collection, rel_path)) is None:
+            return []
+        ids = self._s.by_doc.get((collection, rel_path), [])
+        return sorted((self._record(i) for i in ids), key=lambda r: r.link.seq)
+
+    def incoming(
+        self, collection: str, rel_path: str, source_collection: str | None = None
+    ) -> list[LinkRecord]:
+        me = (collection, rel_path)
+        if self._active(me) is None:
+            return []
+        out: list[LinkRecord] = []
+        for row in self._s.links.values():
+            if self._active(row.source) is None:
+                continue
+            if source_collection is not None and row.source[0] != source_collection:
+                continue
+            for key, confidence, method in row.targets:
+                if key == me:
+                    out.append(
+                        LinkRecord(
+                            self._ref(row.source),
+                            _without_keys(row.link),
+                            (LinkTarget(self._ref(me), confidence, method),),
+                            row.state,
+                        )
+                    )
+        return sorted(out, key=lambda r: (r.source.collection, r.source.rel_path, r.link.seq))
+
+    def edges(self, collection: str | None = None) -> Iterator[Edge]:
+        rows = [
+            row
+            for row in self._s.links.values()
+            if self._active(row.source) is not None
+            and (collection is None or row.source[0] == collection)
+        ]
+        rows.sort(key=lambda r: (r.source, r.link.seq))
+        for row in rows:
+            for target in self._targets(row):
+                yield Edge(
+                    self._ref(row.source),
+                    target.document,
+                    row.link.relation,
+                    row.link.link_type,
+                    row.link.edge_source,
+                    target.confidence,
+                )
+
+    def unresolved(self, collection: str | None = None, limit: int = 100) -> list[LinkRecord]:
+        ids = [
+            i
+            for i, row in self._s.links.items()
+            if row.state == "unresolved"
+            and self._active(row.source) is not None
+            and (collection is None or row.source[0] == collection)
+        ]
+        records = sorted(
+            (self._record(i) for i in ids),
+            key=lambda r: (r.source.collection, r.source.rel_path, r.link.seq),
+        )
+        return records[: max(limit, 0)]
+
+    def counts(self, collection: str | None = None) -> LinkCounts:
+        rows = [
+            row
+            for row in self._s.links.values()
+            if self._active(row.source) is not None
+            and (collection is None or row.source[0] == collection)
+        ]
+        states = Counter(row.state for row in rows)
+        settled = [r for r in rows if r.state in {"resolved", "ambiguous"} and r.targets]
+        relations = Counter(r.link.relation for r in settled)
+        confidence = Counter(
+            AMBIGUOUS if r.state == "ambiguous" else min(c for _, c, _ in r.targets)
+            for r in settled
+        )
+        return LinkCounts(
+            links=len(rows),
+            resolved=states["resolved"],
+            ambiguous=states["ambiguous"],
+            unresolved=states["unresolved"],
+            external=states["external"],
+            pending=states["pending"],
+            edge_types=tuple(sorted(relations.items(), key=lambda kv: (-kv[1], kv[0]))),
+            confidence=tuple(sorted(confidence.items(), key=lambda kv: (-kv[1], kv[0]))),
+        )
+
+    def pending(self, limit: int) -> list[PendingLink]:
+        out: list[PendingLink] = []
+        for link_id in sorted(self._s.links):
+            row = self._s.links[link_id]
+            if row.state == "pending" and self._active(row.source) is not None:
+                out.append(PendingLink(link_id, self._ref(row.source), row.link))
+                if len(out) >= limit:
+                    break
+        return out
+
+    def candidates(self, collection: str, keys: Sequence[str]) -> list[NameHit]:
+        wanted = set(keys)
+        out: list[NameHit] = []
+        for doc, names in self._s.names.items():
+            if doc[0] != collection or self._active(doc) is None:
+                continue
+            for name in names:
+                if name.key in wanted:
+                    out.append(NameHit(self._ref(doc), name.kind, name.key))
+        return out
+
+    def record_resolutions(self, results: Sequence[tuple[int, tuple[LinkTarget, ...]]]) -> None:
+        for link_id, targets in results:
+            row = self._s.links.get(link_id)
+            if row is None:
+                continue
+            kept = tuple(
+                ((t.document.collection, t.document.rel_path), t.confidence, t.method)
+                for t in targets
+                if (t.document.collection, t.document.rel_path) in self._rows
+            )
+            row.targets = kept
+            row.state = "unresolved" if not kept else ("ambiguous" if len(kept) > 1 else "resolved")
+
+
+def _without_keys(link: ExtractedLink) -> ExtractedLink:
+    # Reads answer like the SQLite store, which keeps keys for resolution only.
+    return replace(link, keys=()) if link.keys else link

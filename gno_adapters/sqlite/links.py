@@ -1,0 +1,371 @@
+"""``ApswLinks``: the ``LinkStore`` port over an open SQLite index, and the writes the ledger
+makes in its batches (a document's links and names, and the pending marks of links whose
+candidate targets changed).
+
+Tables (migration 0004): ``doc_links`` (one row per link, ``state`` pending | resolved |
+ambiguous | unresolved | external), ``link_keys`` (link -> lookup names, indexed by name),
+``link_targets`` (link -> resolved documents, indexed by target) and ``doc_names``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import apsw
+
+from gno_adapters.sqlite.connection import write_transaction
+from gno_adapters.sqlite.errors import translate_errors
+from gno_adapters.sqlite.rows import Rows
+from gno_core.domain import (
+    AMBIGUOUS,
+    DocRef,
+    Edge,
+    ExtractedLink,
+    LinkCounts,
+    LinkRecord,
+    LinkTarget,
+    NameHit,
+    NameKey,
+    PendingLink,
+)
+
+__all__ = ["ApswLinks", "mark_keys_pending", "mark_links_of_pending", "replace_document_links"]
+
+_LINK_COLUMNS = (
+    "l.seq, l.link_type, l.edge_source, l.relation, l.target_ref, l.target_anchor, "
+    "l.target_collection, l.link_text, l.start_line, l.start_col, l.end_line, l.end_col, "
+    "l.alias, l.external, l.embed, l.context"
+)
+#: Names per statement: well under SQLite's bound-parameter limit.
+_BATCH = 500
+
+
+def _link(row: Sequence[Any], keys: tuple[str, ...] = ()) -> ExtractedLink:
+    return ExtractedLink(
+        seq=row[0],
+        link_type=row[1],
+        edge_source=row[2],
+        relation=row[3],
+        target_ref=row[4],
+        target_anchor=row[5],
+        target_collection=row[6],
+        link_text=row[7],
+        start_line=row[8],
+        start_col=row[9],
+        end_line=row[10],
+        end_col=row[11],
+        alias=row[12],
+        external=bool(row[13]),
+        embed=bool(row[14]),
+        context=row[15],
+        keys=keys,
+    )
+
+
+def _initial_state(link: ExtractedLink) -> str:
+    if link.external:
+        return "external"
+    return "pending" if link.keys else "unresolved"
+
+
+def replace_document_links(
+    conn: apsw.Connection, doc_id: int, links: Sequence[ExtractedLink]
+) -> None:
+    """Replace the links of a document; every new link waits for resolution."""
+    conn.execute("DELETE FROM doc_links WHERE doc_id = ?", (doc_id,))
+    if not links:
+        return
+    rows = [
+        (
+            doc_id,
+            k.seq,
+            k.link_type,
+            k.edge_source,
+            k.relation,
+            k.target_ref,
+            k.target_anchor,
+            k.target_collection,
+            k.link_text,
+            k.alias,
+            k.start_line,
+            k.start_col,
+            k.end_line,
+            k.end_col,
+            int(k.external),
+            int(k.embed),
+            k.context,
+            json.dumps(list(k.keys), ensure_ascii=False),
+            _initial_state(k),
+        )
+        for k in links
+    ]
+    conn.executemany(
+        "INSERT INTO doc_links(doc_id, seq, link_type, edge_source, relation, target_ref, "
+        "target_anchor, target_collection, link_text, alias, start_line, start_col, end_line, "
+        "end_col, external, embed, context, keys, state) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    by_seq: dict[int, int] = {
+        int(seq): int(link_id)
+        for seq, link_id in conn.execute(
+            "SELECT seq, id FROM doc_links WHERE doc_id = ?", (doc_id,)
+        )
+    }
+    conn.executemany(
+        "INSERT OR IGNORE INTO link_keys(link_id, key) VALUES (?, ?)",
+        [(by_seq[k.seq], key) for k in links for key in k.keys],
+    )
+
+
+def replace_document_names(
+    conn: apsw.Connection, doc_id: int, names: Sequence[NameKey], was_active: bool
+) -> None:
+    """Store the names of a document; when they differ from what an active document had (or
+    the document was not active), the links carrying any old or new name are marked pending."""
+    old = {
+        (kind, key)
+        for kind, key in conn.execute("SELECT kind, key FROM doc_names WHERE doc_id = ?", (doc_id,))
+    }
+    new = {(n.kind, n.key) for n in names}
+    if old != new:
+        conn.execute("DELETE FROM doc_names WHERE doc_id = ?", (doc_id,))
+        conn.executemany(
+            "INSERT OR IGNORE INTO doc_names(doc_id, kind, key) VALUES (?, ?, ?)",
+            [(doc_id, kind, key) for kind, key in new],
+        )
+    if old != new or not was_active:
+        mark_keys_pending(conn, {key for _, key in old | new})
+
+
+def mark_keys_pending(conn: apsw.Connection, keys: Iterable[str]) -> None:
+    """Mark pending the settled links that carry any of ``keys``."""
+    wanted = sorted(set(keys))
+    for start in range(0, len(wanted), _BATCH):
+        batch = wanted[start : start + _BATCH]
+        marks = ",".join("?" * len(batch))
+        conn.execute(
+            "UPDATE doc_links SET state = 'pending' WHERE state NOT IN ('pending', 'external') "
+            f"AND id IN (SELECT link_id FROM link_keys WHERE key IN ({marks}))",
+            tuple(batch),
+        )
+
+
+def mark_names_pending(conn: apsw.Connection, doc_id: int) -> None:
+    """A document appeared or went: the links that could name it are resolved again."""
+    mark_keys_pending(
+        conn, [r[0] for r in conn.execute("SELECT key FROM doc_names WHERE doc_id = ?", (doc_id,))]
+    )
+
+
+def mark_links_of_pending(conn: apsw.Connection, doc_id: int) -> None:
+    """The links written in a document are resolved again (it came back after removal)."""
+    conn.execute(
+        "UPDATE doc_links SET state = 'pending' WHERE doc_id = ? AND state NOT IN "
+        "('pending', 'external') AND keys != '[]'",
+        (doc_id,),
+    )
+
+
+class ApswLinks:
+    """Links of active documents, their resolutions and the resolution work queue."""
+
+    def __init__(self, rows: Rows) -> None:
+        self._db = rows
+        self._conn = rows.conn
+
+    def outgoing(self, collection: str, rel_path: str) -> list[LinkRecord]:
+        rows = self._db.rows(
+            "reading links",
+            f"SELECT l.id, d.collection, d.rel_path, d.title, d.source_hash, l.state, "
+            f"{_LINK_COLUMNS} FROM documents d JOIN doc_links l ON l.doc_id = d.id "
+            "WHERE d.collection = ? AND d.rel_path = ? AND d.active = 1 ORDER BY l.seq",
+            (collection, rel_path),
+        )
+        targets = self._targets([r[0] for r in rows])
+        return [
+            LinkRecord(
+                source=DocRef(r[1], r[2], r[3], r[4]),
+                link=_link(r[6:]),
+                targets=targets.get(r[0], ()),
+                state=r[5],
+            )
+            for r in rows
+        ]
+
+    def _targets(self, link_ids: list[int]) -> dict[int, tuple[LinkTarget, ...]]:
+        out: dict[int, list[LinkTarget]] = {}
+        for start in range(0, len(link_ids), _BATCH):
+            batch = link_ids[start : start + _BATCH]
+            marks = ",".join("?" * len(batch))
+            for link_id, coll, rel, title, source_hash, confidence, method in self._db.rows(
+                "reading link targets",
+                "SELECT t.link_id, d.collection, d.rel_path, d.title, d.source_hash, "
+                "t.confidence, t.method FROM link_targets t JOIN documents d ON d.id = "
+                f"t.dst_doc_id WHERE t.link_id IN ({marks}) AND d.active = 1 "
+                "ORDER BY t.link_id, d.collection, d.rel_path",
+                tuple(batch),
+            ):
+                out.setdefault(link_id, []).append(
+                    LinkTarget(DocRef(coll, rel, title, source_hash), confidence, method)
+                )
+        return {k: tuple(v) for k, v in out.items()}
+
+    def incoming(
+        self, collection: str, rel_path: str, source_collection: str | None = None
+    ) -> list[LinkRecord]:
+        params: list[object] = [collection, rel_path]
+        where = ""
+        if source_collection is not None:
+            where = " AND s.collection = ?"
+            params.append(source_collection)
+        rows = self._db.rows(
+            "reading backlinks",
+            "SELECT s.collection, s.rel_path, s.title, s.source_hash, l.state, "
+            f"{_LINK_COLUMNS}, t.confidence, t.method, d.title, d.source_hash "
+            "FROM documents d JOIN link_targets t ON t.dst_doc_id = d.id "
+            "JOIN doc_links l ON l.id = t.link_id JOIN documents s ON s.id = l.doc_id "
+            "WHERE d.collection = ? AND d.rel_path = ? AND d.active = 1 AND s.active = 1"
+            f"{where} ORDER BY s.collection, s.rel_path, l.seq",
+            tuple(params),
+        )
+        out: list[LinkRecord] = []
+        for r in rows:
+            target = DocRef(collection, rel_path, r[-2], r[-1])
+            out.append(
+                LinkRecord(
+                    source=DocRef(r[0], r[1], r[2], r[3]),
+                    link=_link(r[5:21]),
+                    targets=(LinkTarget(target, r[21], r[22]),),
+                    state=r[4],
+                )
+            )
+        return out
+
+    def edges(self, collection: str | None = None) -> Iterator[Edge]:
+        where, params = ("AND s.collection = ?", (collection,)) if collection else ("", ())
+        sql = (
+            "SELECT s.collection, s.rel_path, s.title, s.source_hash, d.collection, d.rel_path, "
+            "d.title, d.source_hash, l.relation, l.link_type, l.edge_source, t.confidence "
+            "FROM doc_links l JOIN documents s ON s.id = l.doc_id "
+            "JOIN link_targets t ON t.link_id = l.id JOIN documents d ON d.id = t.dst_doc_id "
+            f"WHERE s.active = 1 AND d.active = 1 {where} ORDER BY l.doc_id, l.seq, d.id"
+        )
+        with translate_errors("reading the link graph"):
+            cursor = self._conn.cursor().execute(sql, params)
+            for r in cursor:
+                yield Edge(DocRef(r[0], r[1], r[2], r[3]), DocRef(r[4], r[5], r[6], r[7]), *r[8:])
+
+    def unresolved(self, collection: str | None = None, limit: int = 100) -> list[LinkRecord]:
+        where, params = ("AND s.collection = ?", (collection,)) if collection else ("", ())
+        rows = self._db.rows(
+            "reading unresolved links",
+            f"SELECT s.collection, s.rel_path, s.title, s.source_hash, l.state, {_LINK_COLUMNS} "
+            "FROM doc_links l JOIN documents s ON s.id = l.doc_id "
+            f"WHERE s.active = 1 AND l.state = 'unresolved' {where} "
+            "ORDER BY s.collection, s.rel_path, l.seq LIMIT ?",
+            (*params, max(limit, 0)),
+        )
+        return [LinkRecord(DocRef(r[0], r[1], r[2], r[3]), _link(r[5:]), (), r[4]) for r in rows]
+
+    def counts(self, collection: str | None = None) -> LinkCounts:
+        where, params = ("AND s.collection = ?", (collection,)) if collection else ("", ())
+        states = dict(
+            self._db.rows(
+                "counting links",
+                "SELECT l.state, COUNT(*) FROM doc_links l JOIN documents s ON s.id = l.doc_id "
+                f"WHERE s.active = 1 {where} GROUP BY l.state",
+                params,
+            )
+        )
+        relations = self._db.rows(
+            "counting edge types",
+            "SELECT l.relation, COUNT(*) FROM doc_links l JOIN documents s ON s.id = l.doc_id "
+            f"WHERE s.active = 1 AND l.state IN ('resolved', 'ambiguous') {where} "
+            "GROUP BY l.relation ORDER BY 2 DESC, 1",
+            params,
+        )
+        confidence = self._db.rows(
+            "counting confidence",
+            "SELECT l.state, MIN(t.confidence), COUNT(*) FROM doc_links l JOIN documents s "
+            f"ON s.id = l.doc_id JOIN link_targets t ON t.link_id = l.id WHERE s.active = 1 "
+            f"AND l.state IN ('resolved', 'ambiguous') {where} GROUP BY l.id",
+            params,
+        )
+        by_confidence: dict[str, int] = {}
+        for state, level, _ in confidence:
+            name = AMBIGUOUS if state == "ambiguous" else level
+            by_confidence[name] = by_confidence.get(name, 0) + 1
+        return LinkCounts(
+            links=sum(states.values()),
+            resolved=states.get("resolved", 0),
+            ambiguous=states.get("ambiguous", 0),
+            unresolved=states.get("unresolved", 0),
+            external=states.get("external", 0),
+            pending=states.get("pending", 0),
+            edge_types=tuple((str(r), int(n)) for r, n in relations),
+            confidence=tuple(sorted(by_confidence.items(), key=lambda kv: (-kv[1], kv[0]))),
+        )
+
+    def pending(self, limit: int) -> list[PendingLink]:
+        rows = self._db.rows(
+            "reading pending links",
+            f"SELECT l.id, d.collection, d.rel_path, d.title, d.source_hash, l.keys, "
+            f"{_LINK_COLUMNS} FROM doc_links l JOIN documents d ON d.id = l.doc_id "
+            "WHERE l.state = 'pending' AND d.active = 1 ORDER BY l.id LIMIT ?",
+            (max(limit, 0),),
+        )
+        return [
+            PendingLink(r[0], DocRef(r[1], r[2], r[3], r[4]), _link(r[6:], tuple(json.loads(r[5]))))
+            for r in rows
+        ]
+
+    def candidates(self, collection: str, keys: Sequence[str]) -> list[NameHit]:
+        wanted = sorted(set(keys))
+        out: list[NameHit] = []
+        for start in range(0, len(wanted), _BATCH):
+            batch = wanted[start : start + _BATCH]
+            marks = ",".join("?" * len(batch))
+            for kind, key, coll, rel, title, source_hash in self._db.rows(
+                "reading document names",
+                "SELECT n.kind, n.key, d.collection, d.rel_path, d.title, d.source_hash "
+                "FROM doc_names n JOIN documents d ON d.id = n.doc_id "
+                f"WHERE n.key IN ({marks}) AND d.collection = ? AND d.active = 1",
+                (*batch, collection),
+            ):
+                out.append(NameHit(DocRef(coll, rel, title, source_hash), kind, key))
+        return out
+
+    def record_resolutions(self, results: Sequence[tuple[int, tuple[LinkTarget, ...]]]) -> None:
+        if not results:
+            return
+        with translate_errors("recording link resolutions"), write_transaction(self._conn):
+            conn = self._conn
+            conn.executemany(
+                "DELETE FROM link_targets WHERE link_id = ?", [(i,) for i, _ in results]
+            )
+            rows: list[tuple[object, ...]] = []
+            states: list[tuple[str, int]] = []
+            for link_id, targets in results:
+                if not targets:
+                    states.append(("unresolved", link_id))
+                    continue
+                states.append(("ambiguous" if len(targets) > 1 else "resolved", link_id))
+                for t in targets:
+                    rows.append(
+                        (
+                            link_id,
+                            t.confidence,
+                            t.method,
+                            t.document.collection,
+                            t.document.rel_path,
+                        )
+                    )
+            conn.executemany(
+                "INSERT OR IGNORE INTO link_targets(link_id, dst_doc_id, confidence, method) "
+                "SELECT ?, id, ?, ? FROM documents WHERE collection = ? AND rel_path = ?",
+                rows,
+            )
+            conn.executemany("UPDATE doc_links SET state = ? WHERE id = ?", states)

@@ -1,0 +1,97 @@
+"""Names on both ends of a link: the names a document can be linked by (``document_names``),
+the collection path a link points at (``target_path``) and the lookup keys of a link
+(``link_keys``). Keys are NFC and casefolded, so ``[[Café]]`` finds ``café.md`` whichever way
+either was typed or composed."""
+
+from __future__ import annotations
+
+import posixpath
+import unicodedata
+from collections.abc import Iterable
+
+from gno_core.domain import MARKDOWN, ExtractedLink, NameKey
+
+__all__ = [
+    "MARKDOWN_EXTENSIONS",
+    "document_names",
+    "fold",
+    "label_first_target",
+    "link_keys",
+    "strip_markdown_extension",
+    "target_path",
+]
+
+MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdx")
+
+
+def fold(text: str) -> str:
+    return unicodedata.normalize("NFC", text).casefold().strip()
+
+
+def strip_markdown_extension(path: str) -> str:
+    lower = path.lower()
+    for ext in MARKDOWN_EXTENSIONS:
+        if lower.endswith(ext) and len(path) > len(ext):
+            return path[: -len(ext)]
+    return path
+
+
+def document_names(rel_path: str, title: str | None, aliases: Iterable[str]) -> tuple[NameKey, ...]:
+    """Every name of the document at ``rel_path``: its path and file name without the Markdown
+    extension, the Dendron form of its path (``a/b.md`` is ``a.b``), its title and aliases."""
+    bare = strip_markdown_extension(rel_path)
+    names = [NameKey("path", fold(bare)), NameKey("stem", fold(posixpath.basename(bare)))]
+    if "/" in bare:
+        names.append(NameKey("dendron", fold(bare.replace("/", "."))))
+    if title and title.strip():
+        names.append(NameKey("title", fold(title)))
+    names.extend(NameKey("alias", fold(a)) for a in aliases if a and a.strip())
+    return tuple(dict.fromkeys(n for n in names if n.key))
+
+
+def target_path(
+    link: ExtractedLink, source_rel_path: str, written: str | None = None
+) -> str | None:
+    """The collection-relative path ``written`` (default: the link's target) points at, or None
+    when it is empty or leaves the collection (``../../etc/passwd``). Markdown links are
+    relative to the source's folder unless they start with ``/``; wiki links are relative to
+    the collection root."""
+    raw = (link.target_ref if written is None else written).strip()
+    if not raw or "\x00" in raw:
+        return None
+    if link.link_type == MARKDOWN and not raw.startswith("/") and link.target_collection is None:
+        raw = posixpath.join(posixpath.dirname(source_rel_path), raw)
+    path = posixpath.normpath(raw.lstrip("/"))
+    if path in {".", ""} or path == ".." or path.startswith("../"):
+        return None
+    return path
+
+
+def label_first_target(alias: str) -> str:
+    """The target in the second half of ``[[label|target#anchor]]`` (Dendron's order), without
+    its anchor or ``dendron://vault/`` prefix."""
+    target = alias.partition("#")[0].strip()
+    if target.startswith("dendron://"):
+        target = target[len("dendron://") :].partition("/")[2]
+    return target
+
+
+def link_keys(link: ExtractedLink, source_rel_path: str) -> tuple[str, ...]:
+    """The names of the documents ``link`` could resolve to (see ``resolve``): the target's
+    path and file name without extension and, for a wiki link, its text as written and the
+    same for the other half of ``[[a|b]]`` (Dendron writes the target second)."""
+    if link.external:
+        return ()
+    keys: list[str] = []
+    written = [link.target_ref]
+    if link.alias and link.link_type != MARKDOWN:
+        written.append(label_first_target(link.alias))
+    for text in written:
+        path = target_path(link, source_rel_path, text)
+        if path is None:
+            continue
+        bare = strip_markdown_extension(path)
+        keys.extend((fold(bare), fold(posixpath.basename(bare))))
+        if link.link_type != MARKDOWN:
+            keys.append(fold(text))
+    return tuple(dict.fromkeys(k for k in keys if k))

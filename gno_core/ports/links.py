@@ -1,0 +1,59 @@
+"""Port: the links between documents — what each document links to, what links to it, and
+the resolution state sync maintains.
+
+Links are written by the ``SyncLedger`` in the same batch as their document (so a document and
+its links are never out of step), each new link ``pending``. The ledger also marks pending every
+link carrying a name (``ExtractedLink.keys``) of a document that appears, changes its names or
+goes; ``gno_core.links.resolve`` then resolves what is pending through this port. Reads only
+ever see active documents at both ends."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Protocol
+
+from gno_core.domain import Edge, LinkCounts, LinkRecord, LinkTarget, NameHit, PendingLink
+
+
+class LinkStore(Protocol):
+    """Storage failures raise ``RUNTIME``."""
+
+    def outgoing(self, collection: str, rel_path: str) -> list[LinkRecord]:
+        """The links of one active document in document order (none if it is not active)."""
+        ...
+
+    def incoming(
+        self, collection: str, rel_path: str, source_collection: str | None = None
+    ) -> list[LinkRecord]:
+        """The links of active documents (of ``source_collection`` when given) that resolve to
+        this document, ordered by source collection, path and link order; each record's
+        ``targets`` holds this document only."""
+        ...
+
+    def edges(self, collection: str | None = None) -> Iterator[Edge]:
+        """Every resolved link between two active documents (with its source in
+        ``collection`` when given), one edge per target, streamed in source order."""
+        ...
+
+    def unresolved(self, collection: str | None = None, limit: int = 100) -> list[LinkRecord]:
+        """Links to documents that are not in the index (external links excluded), ordered by
+        source collection, path and link order."""
+        ...
+
+    def counts(self, collection: str | None = None) -> LinkCounts:
+        """Totals over the links of active documents; ``edge_types`` and ``confidence`` count
+        resolved links by relation and by confidence, most frequent first."""
+        ...
+
+    def pending(self, limit: int) -> list[PendingLink]:
+        """Up to ``limit`` links of active documents waiting for resolution."""
+        ...
+
+    def candidates(self, collection: str, keys: Sequence[str]) -> list[NameHit]:
+        """The names among ``keys`` carried by active documents of ``collection``."""
+        ...
+
+    def record_resolutions(self, results: Sequence[tuple[int, tuple[LinkTarget, ...]]]) -> None:
+        """Store what each pending link (by ``link_id``) resolves to (nothing: unresolved) and
+        clear its pending mark, in one transaction."""
+        ...

@@ -1,0 +1,224 @@
+"""Contract suite of the ``LinkStore`` port (and the link writes of ``SyncLedger``), run against
+every adapter (memory, apsw). Documents carry links and names as ingest makes them; the
+resolution step is the core's ``resolve_pending``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gno_core.domain import EXPLICIT, INFERRED, IndexedDocument, SourceState, SyncBatch
+from gno_core.links.extract import extract_links
+from gno_core.links.names import document_names
+from gno_core.links.resolve import resolve_pending
+from tests.contract.store_support import Store, make_doc, put
+
+
+def note(
+    rel_path: str,
+    body: str,
+    *,
+    collection: str = "notes",
+    title: str | None = None,
+    aliases: tuple[str, ...] = (),
+    front: dict[str, object] | None = None,
+) -> IndexedDocument:
+    doc = make_doc(rel_path, body, collection=collection, title=title)
+    return replace(
+        doc,
+        links=extract_links(doc.markdown, rel_path, front),
+        names=document_names(rel_path, title, aliases),
+    )
+
+
+def targets_of(store: Store, rel_path: str, collection: str = "notes") -> list[tuple[str, ...]]:
+    return [
+        tuple(f"{t.document.rel_path}:{t.confidence}" for t in rec.targets) or (rec.state,)
+        for rec in store.links.outgoing(collection, rel_path)
+    ]
+
+
+def sources_of(store: Store, rel_path: str, **kw: str) -> list[str]:
+    return [
+        f"{r.source.rel_path}:{r.link.start_line}"
+        for r in store.links.incoming("notes", rel_path, **kw)
+    ]
+
+
+def test_links_round_trip_with_positions_and_text(store: Store) -> None:
+    put(store, note("a.md", "# A\n\nsee [[b|the b note]] and [c](sub/c.md#part)\n"))
+    records = store.links.outgoing("notes", "a.md")
+    assert [r.state for r in records] == ["pending", "pending"]
+    wiki, md = (r.link for r in records)
+    assert (wiki.link_type, wiki.target_ref, wiki.link_text, wiki.alias) == (
+        "wiki",
+        "b",
+        "the b note",
+        "the b note",
+    )
+    assert (wiki.start_line, wiki.start_col, wiki.end_line, wiki.end_col) == (3, 5, 3, 20)
+    assert (md.link_type, md.target_ref, md.target_anchor, md.link_text) == (
+        "markdown",
+        "sub/c.md",
+        "part",
+        "c",
+    )
+    assert wiki.context == "see [[b|the b note]] and [c](sub/c.md#part)"
+    assert store.links.outgoing("notes", "missing.md") == []
+
+
+def test_resolution_by_path_name_title_and_unresolved(store: Store) -> None:
+    put(
+        store,
+        note("a.md", "[[b]] [[B]] [[sub/c]] [[Title Of D]] [[nowhere]] [x](https://e.org)\n"),
+        note("b.md", "b"),
+        note("sub/c.md", "c"),
+        note("d.md", "d", title="Title Of D"),
+    )
+    assert resolve_pending(store.links) == 5
+    assert targets_of(store, "a.md") == [
+        ("b.md:explicit",),
+        ("b.md:inferred",),
+        ("sub/c.md:explicit",),
+        ("d.md:inferred",),
+        ("unresolved",),
+        ("external",),
+    ]
+    assert store.links.pending(10) == []
+    assert [r.link.target_ref for r in store.links.unresolved()] == ["nowhere"]
+
+
+def test_several_candidates_are_ambiguous_and_all_kept(store: Store) -> None:
+    put(store, note("a.md", "[[index]]\n"), note("x/index.md", "1"), note("y/index.md", "2"))
+    resolve_pending(store.links)
+    (record,) = store.links.outgoing("notes", "a.md")
+    assert record.state == "ambiguous"
+    assert [(t.document.rel_path, t.confidence) for t in record.targets] == [
+        ("x/index.md", "ambiguous"),
+        ("y/index.md", "ambiguous"),
+    ]
+    assert store.links.counts().ambiguous == 1
+
+
+def test_backlinks_filter_by_source_collection(store: Store) -> None:
+    put(
+        store,
+        note("hub.md", "hub"),
+        note("one.md", "line\n[[hub]]\n"),
+        note("two.md", "[[hub]] and [[hub|again]]\n"),
+        note("three.md", "[[other:hub]]\n", collection="other"),
+        note("hub.md", "other hub", collection="other"),
+    )
+    resolve_pending(store.links)
+    assert sources_of(store, "hub.md") == ["one.md:2", "two.md:1", "two.md:1"]
+    assert sources_of(store, "hub.md", source_collection="other") == []
+    other = store.links.incoming("other", "hub.md")
+    assert [(r.source.collection, r.source.rel_path) for r in other] == [("other", "three.md")]
+    (record,) = store.links.incoming("notes", "hub.md")[:1]
+    assert record.targets[0].document.rel_path == "hub.md"
+    assert record.targets[0].confidence == EXPLICIT
+
+
+def test_added_target_resolves_waiting_links_without_touching_sources(store: Store) -> None:
+    put(store, note("a.md", "[[later]]\n"))
+    resolve_pending(store.links)
+    assert targets_of(store, "a.md") == [("unresolved",)]
+    put(store, note("later.md", "now here"))
+    assert [p.source.rel_path for p in store.links.pending(10)] == ["a.md"]
+    assert resolve_pending(store.links) == 1
+    assert targets_of(store, "a.md") == [("later.md:explicit",)]
+
+
+def test_deactivated_target_drops_its_backlinks_and_rename_moves_them(store: Store) -> None:
+    put(store, note("a.md", "[[note]]\n"), note("old/note.md", "n"))
+    resolve_pending(store.links)
+    assert sources_of(store, "old/note.md") == ["a.md:1"]
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("old/note.md",)))
+    assert sources_of(store, "old/note.md") == []
+    resolve_pending(store.links)
+    assert targets_of(store, "a.md") == [("unresolved",)]
+    put(store, note("new/note.md", "n"))
+    resolve_pending(store.links)
+    assert sources_of(store, "new/note.md") == ["a.md:1"]
+
+
+def test_unchanged_names_leave_resolved_links_alone(store: Store) -> None:
+    put(store, note("a.md", "[[b]]\n"), note("b.md", "b"))
+    resolve_pending(store.links)
+    put(store, note("b.md", "new body, same names"))
+    assert store.links.pending(10) == []
+    put(store, note("b.md", "renamed title", title="B Title"))
+    assert [p.source.rel_path for p in store.links.pending(10)] == ["a.md"]
+
+
+def test_inactive_sources_are_invisible_and_come_back(store: Store) -> None:
+    put(store, note("a.md", "[[b]]\n"), note("b.md", "b"))
+    resolve_pending(store.links)
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("a.md",)))
+    assert store.links.outgoing("notes", "a.md") == []
+    assert store.links.incoming("notes", "b.md") == []
+    assert list(store.links.edges()) == []
+    assert store.links.counts().links == 0
+    doc = note("a.md", "[[b]]\n")
+    state = SourceState("a.md", doc.source_hash, doc.source_size, doc.source_mtime_ns, True, 2)
+    store.ledger.apply_batch(SyncBatch("notes", touched=(state,)))
+    resolve_pending(store.links)
+    assert targets_of(store, "a.md") == [("b.md:explicit",)]
+
+
+def test_edges_and_counts(store: Store) -> None:
+    put(
+        store,
+        note(
+            "a.md",
+            "[[b]] ![[c]] [[zzz]] <https://x.org>\n",
+            front={"relations": {"worksAt": "[[c]]"}},
+        ),
+        note("b.md", "[[a]]\n"),
+        note("c.md", "c"),
+    )
+    resolve_pending(store.links)
+    edges = [
+        (e.source.rel_path, e.target.rel_path, e.relation, e.edge_source, e.confidence)
+        for e in store.links.edges()
+    ]
+    assert edges == [
+        ("a.md", "c.md", "works_at", "frontmatter-relation", EXPLICIT),
+        ("a.md", "b.md", "links_to", "wikilink", EXPLICIT),
+        ("a.md", "c.md", "embeds", "wikilink", EXPLICIT),
+        ("b.md", "a.md", "links_to", "wikilink", EXPLICIT),
+    ]
+    assert [e.source.rel_path for e in store.links.edges("other")] == []
+    counts = store.links.counts()
+    assert (counts.links, counts.resolved, counts.unresolved, counts.external) == (6, 4, 1, 1)
+    assert dict(counts.edge_types) == {"links_to": 2, "embeds": 1, "works_at": 1}
+    assert dict(counts.confidence) == {EXPLICIT: 4}
+    assert store.links.counts("other").links == 0
+
+
+def test_collection_rename_keeps_links_and_resolves_again(store: Store) -> None:
+    put(store, note("a.md", "[[b]]\n"), note("b.md", "b"))
+    resolve_pending(store.links)
+    store.ledger.rename_collection("notes", "renamed")
+    resolve_pending(store.links)
+    assert targets_of(store, "a.md", "renamed") == [("b.md:explicit",)]
+    assert [r.source.collection for r in store.links.incoming("renamed", "b.md")] == ["renamed"]
+
+
+def test_candidates_are_scoped_to_a_collection_and_active(store: Store) -> None:
+    put(store, note("b.md", "b", title="Bee"), note("b.md", "b", collection="other"))
+    hits = store.links.candidates("notes", ["b", "bee", "zzz"])
+    assert sorted((h.document.rel_path, h.kind, h.key) for h in hits) == [
+        ("b.md", "path", "b"),
+        ("b.md", "stem", "b"),
+        ("b.md", "title", "bee"),
+    ]
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("b.md",)))
+    assert store.links.candidates("notes", ["b"]) == []
+
+
+def test_reupsert_replaces_links(store: Store) -> None:
+    put(store, note("a.md", "[[b]] [[c]]\n"), note("b.md", "b"))
+    put(store, note("a.md", "[[b]]\n"))
+    resolve_pending(store.links)
+    assert targets_of(store, "a.md") == [("b.md:explicit",)]
+    assert INFERRED not in dict(store.links.counts().confidence)
