@@ -1,0 +1,279 @@
+"""Fact records: the normalised text and its hash, record ids, scopes, and the Markdown file a
+fact lives in (``facts/<YYYY-MM-DD>/mem-<16 hex>.md``), written and read back.
+
+A fact file is ordinary Markdown with YAML frontmatter whose values are JSON strings and
+arrays (valid YAML that any editor shows as written):
+
+    ---
+    title: "The deploy window is Tuesday 14:00 UTC"
+    memory:
+      recordId: "mem-0123456789abcdef"
+      scopes: ["project:gno", "ops"]
+      caller: "cli:alice"
+      session: "ppid:4242"
+      createdAt: "2026-12-01T10:00:00Z"
+      contentHash: "<sha256 of the normalised text>"
+      source: "standup notes"
+    relations:
+      supersedes: ["gno://memory/facts/2026-11-30/mem-....md"]
+    ---
+    The deploy window is Tuesday 14:00 UTC
+
+A file that does not hold together is not a fact (``InvalidFact`` with a diagnostic code): it
+stays searchable as text but is never recalled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from gno_core.memory.errors import MemoryFailure, memory_error
+
+__all__ = [
+    "MAX_FACT_BYTES",
+    "MAX_SCOPES",
+    "FactRecord",
+    "InvalidFact",
+    "content_hash",
+    "fact_path",
+    "normalize_fact_text",
+    "normalize_scopes",
+    "read_fact",
+    "record_id",
+    "render_fact",
+]
+
+MAX_FACT_BYTES = 4096
+MAX_SCOPES = 8
+MAX_SCOPE_CHARS = 64
+TITLE_CHARS = 80
+_SCOPE_PUNCTUATION = frozenset("._:/@-")
+_WHITESPACE = re.compile(r"\s+")
+_RECORD_ID = re.compile(r"mem-[0-9a-f]{16}")
+_HASH = re.compile(r"[0-9a-f]{64}")
+# Characters YAML does not accept raw in a double-quoted scalar (outside its printable set),
+# and the ones YAML 1.1 readers take as line breaks; JSON leaves them raw, so they are escaped.
+_YAML_UNSAFE = re.compile("[\x7f-\x84\x86-\x9f\x85\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def normalize_fact_text(text: str) -> str:
+    """NFC, every run of white space one space, trimmed: the form that is hashed and stored."""
+    return _WHITESPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
+
+
+def content_hash(text: str) -> str:
+    """SHA-256 (hex) of the normalised ``text``."""
+    return hashlib.sha256(normalize_fact_text(text).encode("utf-8")).hexdigest()
+
+
+def require_fact_text(text: str | None) -> str:
+    """The normalised fact text; ``MEMORY_TEXT_REQUIRED`` / ``MEMORY_TEXT_TOO_LARGE``."""
+    normal = normalize_fact_text(text or "")
+    if not normal:
+        raise memory_error("MEMORY_TEXT_REQUIRED", "A fact needs text")
+    size = len(normal.encode("utf-8"))
+    if size > MAX_FACT_BYTES:
+        raise memory_error(
+            "MEMORY_TEXT_TOO_LARGE",
+            f"A fact is at most {MAX_FACT_BYTES} bytes of UTF-8 ({size} given): state one fact, "
+            "and keep documents for gno capture",
+            bytes=size,
+            limit=MAX_FACT_BYTES,
+        )
+    return normal
+
+
+def normalize_scopes(scopes: Iterable[str] | None) -> tuple[str, ...]:
+    """Trimmed, lower-cased, NFC, de-duplicated scopes in first-seen order: 1 to 8 of them, each
+    at most 64 characters, starting with a letter or digit, then letters, digits or ``._:/@-``.
+    There is no implicit global scope. ``MEMORY_SCOPES_REQUIRED`` / ``MEMORY_SCOPES_INVALID``."""
+    given = list(scopes or ())
+    if not given:
+        raise memory_error(
+            "MEMORY_SCOPES_REQUIRED", "Name at least one scope (there is no global scope)"
+        )
+    out: dict[str, None] = {}
+    for raw in given:
+        if not isinstance(raw, str):
+            raise memory_error("MEMORY_SCOPES_INVALID", "Scopes are strings", scope=repr(raw))
+        scope = unicodedata.normalize("NFC", raw.strip().lower())
+        if not _valid_scope(scope):
+            raise memory_error(
+                "MEMORY_SCOPES_INVALID",
+                f"Invalid scope {raw!r}: 1-{MAX_SCOPE_CHARS} characters, a letter or digit "
+                "first, then letters, digits or . _ : / @ -",
+                scope=raw,
+            )
+        out[scope] = None
+    if len(out) > MAX_SCOPES:
+        raise memory_error(
+            "MEMORY_SCOPES_INVALID",
+            f"At most {MAX_SCOPES} scopes ({len(out)} given)",
+            count=len(out),
+        )
+    return tuple(out)
+
+
+def _valid_scope(scope: str) -> bool:
+    if not scope or len(scope) > MAX_SCOPE_CHARS or not scope[0].isalnum():
+        return False
+    return all(ch.isalnum() or ch in _SCOPE_PUNCTUATION for ch in scope)
+
+
+def record_id(content: str, created_at: str, caller: str, session: str) -> str:
+    """``mem-`` and the first 16 hex of SHA-256 over the content hash, creation time, caller
+    and session, one per line."""
+    seed = "\n".join((content, created_at, caller, session))
+    return "mem-" + hashlib.sha256(seed.encode("utf-8")).hexdigest()[:16]
+
+
+def fact_path(created_at: str, rid: str) -> str:
+    """Where a fact lives in its collection: ``facts/<YYYY-MM-DD>/<record id>.md``."""
+    return f"facts/{created_at[:10]}/{rid}.md"
+
+
+@dataclass(frozen=True, slots=True)
+class FactRecord:
+    """One fact as its file states it."""
+
+    record_id: str
+    text: str
+    scopes: tuple[str, ...]
+    caller: str
+    session: str
+    created_at: str
+    content_hash: str
+    source: str | None = None
+    #: ``gno://`` URIs of the facts this one replaces.
+    supersedes: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        return self.text[:TITLE_CHARS]
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidFact:
+    """A file under a memory collection that is not a valid fact, and why (a stable code)."""
+
+    code: str
+    message: str
+
+
+def render_fact(record: FactRecord) -> str:
+    """The Markdown file of ``record`` (frontmatter values as JSON strings and arrays)."""
+
+    def js(value: object) -> str:
+        return _YAML_UNSAFE.sub(_escape, json.dumps(value, ensure_ascii=False))
+
+    lines = [
+        "---",
+        f"title: {js(record.title)}",
+        "memory:",
+        f"  recordId: {js(record.record_id)}",
+        f"  scopes: {js(list(record.scopes))}",
+        f"  caller: {js(record.caller)}",
+        f"  session: {js(record.session)}",
+        f"  createdAt: {js(record.created_at)}",
+        f"  contentHash: {js(record.content_hash)}",
+    ]
+    if record.source is not None:
+        lines.append(f"  source: {js(record.source)}")
+    if record.supersedes:
+        lines += ["relations:", f"  supersedes: {js(list(record.supersedes))}"]
+    lines += ["---", record.text, ""]
+    return "\n".join(lines)
+
+
+def read_fact(frontmatter: Mapping[str, Any] | None, body: str) -> FactRecord | InvalidFact:
+    """The fact a file states (its parsed frontmatter and the body after it), or why it is not
+    one. Never raises: a hand-edited or broken file is a diagnostic, not a failure."""
+    if not frontmatter:
+        return InvalidFact("MEMORY_FRONTMATTER_MISSING", "No frontmatter")
+    memory = frontmatter.get("memory")
+    if not isinstance(memory, Mapping):
+        return InvalidFact("MEMORY_FRONTMATTER_INVALID", "No 'memory:' mapping")
+    rid = memory.get("recordId")
+    if not isinstance(rid, str) or not _RECORD_ID.fullmatch(rid):
+        return InvalidFact("MEMORY_RECORD_ID_INVALID", f"recordId is not mem-<16 hex>: {rid!r}")
+    scopes = memory.get("scopes")
+    if not isinstance(scopes, list) or not scopes:
+        return InvalidFact("MEMORY_SCOPES_EMPTY", "scopes is missing or empty")
+    try:
+        normal_scopes = normalize_scopes(scopes)
+    except MemoryFailure as exc:
+        return InvalidFact("MEMORY_SCOPES_INVALID", exc.message)
+    caller, session = memory.get("caller"), memory.get("session")
+    if not (isinstance(caller, str) and caller.strip()) or not (
+        isinstance(session, str) and session.strip()
+    ):
+        return InvalidFact("MEMORY_IDENTITY_MISSING", "caller or session is missing")
+    created = memory.get("createdAt")
+    if not isinstance(created, str) or not _is_iso_datetime(created):
+        return InvalidFact(
+            "MEMORY_CREATED_AT_INVALID", f"createdAt is not a date-time: {created!r}"
+        )
+    stated = memory.get("contentHash")
+    if not isinstance(stated, str) or not _HASH.fullmatch(stated):
+        return InvalidFact("MEMORY_CONTENT_HASH_INVALID", "contentHash is not a SHA-256 hex")
+    text = normalize_fact_text(body)
+    if not text:
+        return InvalidFact("MEMORY_BODY_EMPTY", "The fact's text is empty")
+    actual = content_hash(text)
+    if actual != stated:
+        return InvalidFact(
+            "MEMORY_CONTENT_HASH_MISMATCH",
+            f"The text changed since the fact was written: its hash is now {actual} (set "
+            "contentHash to it to keep the edit, or restore the text)",
+        )
+    supersedes = _supersedes(frontmatter.get("relations"))
+    if supersedes is None:
+        return InvalidFact(
+            "MEMORY_SUPERSEDES_INVALID", "relations.supersedes is not a list of gno:// URIs"
+        )
+    source = memory.get("source")
+    return FactRecord(
+        record_id=rid,
+        text=text,
+        scopes=normal_scopes,
+        caller=caller,
+        session=session,
+        created_at=created,
+        content_hash=actual,
+        source=source if isinstance(source, str) else None,
+        supersedes=supersedes,
+    )
+
+
+def _supersedes(relations: object) -> tuple[str, ...] | None:
+    if relations is None:
+        return ()
+    if not isinstance(relations, Mapping):
+        return None
+    value = relations.get("supersedes")
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(
+        isinstance(u, str) and u.startswith("gno://") for u in value
+    ):
+        return None
+    return tuple(value)
+
+
+def _is_iso_datetime(value: str) -> bool:
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return "T" in value
