@@ -84,6 +84,13 @@ class CancelledError(GnoError):
     code = "CANCELLED"
 
 
+class UnreadableConfigError(GnoError):
+    """A client's config file gno cannot read, or cannot edit without touching more than its
+    own entry (``gno mcp install``); the file is left as it was."""
+
+    code = "CONFIG_UNREADABLE"
+
+
 #: CLI exit code per error code. Anything unlisted is a runtime failure (2).
 EXIT_CODES: dict[str, int] = {
     "VALIDATION": 1,
@@ -93,6 +100,7 @@ EXIT_CODES: dict[str, int] = {
     "PATH_NOT_FOUND": 1,
     "NOT_INITIALIZED": 1,
     "CONFLICT": 1,
+    "CONFIG_UNREADABLE": 1,
     "RUNTIME": 2,
     "LOCKED": 2,
     "MODEL_UNAVAILABLE": 2,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gno_core.contracts.base import WireModel
+    from gno_core.contracts.clients import McpEntry, McpInstallResult, McpStatus, McpTargetStatus
     from gno_core.contracts.collections import (
         CollectionInfo,
         CollectionList,
@@ -74,6 +75,10 @@ if TYPE_CHECKING:
 #: public name -> the module that defines it
 _WHERE: dict[str, str] = {
     "WireModel": "gno_core.contracts.base",
+    "McpEntry": "gno_core.contracts.clients",
+    "McpInstallResult": "gno_core.contracts.clients",
+    "McpStatus": "gno_core.contracts.clients",
+    "McpTargetStatus": "gno_core.contracts.clients",
     "CollectionInfo": "gno_core.contracts.collections",
     "CollectionList": "gno_core.contracts.collections",
     "CollectionSyncResult": "gno_core.contracts.collections",
@@ -148,6 +153,8 @@ _SCHEMA_NAMES: dict[str, tuple[str, str]] = {
     "mcp-http-error": ("1.0", "HttpError"),
     "process-status": ("1.0", "ProcessStatus"),
     "resident-status": ("1.0", "ResidentStatus"),
+    "mcp-install": ("1.0", "McpInstallResult"),
+    "mcp-status": ("1.0", "McpStatus"),
 }
 
 
@@ -194,6 +201,10 @@ __all__ = [
     "IngestErrorInfo",
     "LineSpan",
     "ListedDocument",
+    "McpEntry",
+    "McpInstallResult",
+    "McpStatus",
+    "McpTargetStatus",
     "ModelEntry",
     "ModelsList",
     "MultiGetDocument",

@@ -19,7 +19,7 @@ def test_every_public_name_resolves_to_its_class() -> None:
 
 
 def test_schemas_name_every_output_contract() -> None:
-    assert len(model.SCHEMAS) == 18
+    assert len(model.SCHEMAS) == 20
     for key, (version, cls) in model.SCHEMAS.items():
         assert version == "1.0", key
         assert issubclass(cls, WireModel), key
