@@ -76,6 +76,7 @@ COMMAND_MODULES: dict[str, str] = {
     "update": "sync",
     "embed": "embed",
     "index": "embed",
+    "capture": "capture",
     "search": "search",
     "vsearch": "semantic",
     "query": "semantic",

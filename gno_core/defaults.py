@@ -23,4 +23,18 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
 #: Chunks embedded per model call and committed per transaction (``gno embed --batch-size``).
 DEFAULT_EMBED_BATCH_SIZE = 32
 
-__all__ = ["DEFAULT_EMBED_BATCH_SIZE", "DEFAULT_EXCLUDES", "DEFAULT_PATTERN"]
+#: How long a writer waits for the write lease before ``LOCKED``. Commands and the Python API
+#: wait long (a person or script would rather wait than retry); MCP sync/embed/index tools answer
+#: fast; capture waits as long as a command (the spec's 120 s contention contract).
+WRITE_WAIT_SECONDS = 120.0
+TOOL_WRITE_WAIT_SECONDS = 5.0
+CAPTURE_WRITE_WAIT_SECONDS = 120.0
+
+__all__ = [
+    "CAPTURE_WRITE_WAIT_SECONDS",
+    "DEFAULT_EMBED_BATCH_SIZE",
+    "DEFAULT_EXCLUDES",
+    "DEFAULT_PATTERN",
+    "TOOL_WRITE_WAIT_SECONDS",
+    "WRITE_WAIT_SECONDS",
+]

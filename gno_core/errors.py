@@ -68,6 +68,25 @@ class LockedError(GnoError):
     code = "LOCKED"
 
 
+class JobConflictError(GnoError):
+    """Another job is already running in this server process (one at a time)."""
+
+    code = "JOB_CONFLICT"
+
+
+class CaptureSyncFailedError(GnoError):
+    """A capture wrote its note but could not make it searchable; ``details.path`` names the
+    written file (``gno update`` retries the sync)."""
+
+    code = "CAPTURE_SYNC_FAILED"
+
+
+class WriteDisabledError(GnoError):
+    """A write was asked of a server started without write access (``--enable-write``)."""
+
+    code = "WRITE_DISABLED"
+
+
 class NotInitializedError(GnoError):
     """The index or config has not been created yet (``gno init``)."""
 
@@ -103,6 +122,9 @@ EXIT_CODES: dict[str, int] = {
     "CONFIG_UNREADABLE": 1,
     "RUNTIME": 2,
     "LOCKED": 2,
+    "JOB_CONFLICT": 2,
+    "CAPTURE_SYNC_FAILED": 2,
+    "WRITE_DISABLED": 1,
     "MODEL_UNAVAILABLE": 2,
     "CANCELLED": 2,
 }

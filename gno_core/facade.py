@@ -12,7 +12,11 @@ from typing import TYPE_CHECKING
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.contracts.requests import SearchRequest
 from gno_core.contracts.search import SearchResults
-from gno_core.defaults import DEFAULT_EMBED_BATCH_SIZE
+from gno_core.defaults import (
+    CAPTURE_WRITE_WAIT_SECONDS,
+    DEFAULT_EMBED_BATCH_SIZE,
+    WRITE_WAIT_SECONDS,
+)
 from gno_core.index_handle import IndexHandle, IndexOpener
 from gno_core.ports import (
     Clock,
@@ -20,10 +24,13 @@ from gno_core.ports import (
     Embedder,
     FrontmatterParser,
     IndexProvider,
+    NoteFiles,
     ResidentProbe,
     SemanticModels,
     SourceTree,
+    WriteLease,
 )
+from gno_core.ports.lease import Cancelled
 
 if TYPE_CHECKING:
     # The capabilities and the contracts they answer with are imported on first use: a new
@@ -43,6 +50,8 @@ if TYPE_CHECKING:
     from gno_core.contracts.embedding import EmbedResult, IndexResult
     from gno_core.contracts.requests import QueryRequest
     from gno_core.contracts.similar import SimilarResults
+    from gno_core.contracts.write_requests import CaptureRequest, CreateFolderRequest
+    from gno_core.contracts.writes import CaptureReceipt, FolderResult
     from gno_core.documents import Documents
     from gno_core.health import Health
     from gno_core.indexing.collections import Collections
@@ -50,6 +59,7 @@ if TYPE_CHECKING:
     from gno_core.indexing.runs import IndexRuns
     from gno_core.indexing.sync import SyncProgress
     from gno_core.retrieval.modes import Retrieval
+    from gno_core.writes.service import Writes
 
 __all__ = ["Gno"]
 
@@ -72,10 +82,14 @@ class Gno:
         clock: Clock,
         resident: ResidentProbe,
         models: SemanticModels,
+        lease: WriteLease,
+        notes: NoteFiles,
         open_index: IndexOpener | None = None,
     ) -> None:
         self.index_name = index_name
-        self.handle = IndexHandle(name=index_name, config=config, provider=provider, clock=clock)
+        self.handle = IndexHandle(
+            name=index_name, config=config, provider=provider, clock=clock, lease=lease
+        )
         # Optional models, looked up on first use: without an embedder retrieval is
         # keyword-only (``bm25_only``); without a reranker hybrid results are not reranked.
         self._models = models
@@ -83,6 +97,7 @@ class Gno:
         self._tree = tree
         self._frontmatter = frontmatter
         self._resident = resident
+        self._notes = notes
 
     @cached_property
     def documents(self) -> Documents:
@@ -107,6 +122,14 @@ class Gno:
         from gno_core.indexing.runs import IndexRuns
 
         return IndexRuns(self.handle, self.collections, self._tree, self._frontmatter, self._models)
+
+    @cached_property
+    def writes(self) -> Writes:
+        from gno_core.writes.service import Writes
+
+        return Writes(
+            self.handle, self._notes, self._frontmatter, lambda: self._models.embedder is not None
+        )
 
     @cached_property
     def health(self) -> Health:
@@ -157,8 +180,11 @@ class Gno:
         self,
         collections: list[str] | None = None,
         progress: Callable[[SyncProgress], None] | None = None,
+        *,
+        lease_wait: float = WRITE_WAIT_SECONDS,
+        cancelled: Cancelled | None = None,
     ) -> SyncResult:
-        return self.runs.sync(collections, progress)
+        return self.runs.sync(collections, progress, lease_wait=lease_wait, cancelled=cancelled)
 
     def embed(
         self,
@@ -168,9 +194,17 @@ class Gno:
         force: bool = False,
         dry_run: bool = False,
         progress: Callable[[EmbedProgress], None] | None = None,
+        lease_wait: float = WRITE_WAIT_SECONDS,
+        cancelled: Cancelled | None = None,
     ) -> EmbedResult:
         return self.runs.embed(
-            collections, batch_size=batch_size, force=force, dry_run=dry_run, progress=progress
+            collections,
+            batch_size=batch_size,
+            force=force,
+            dry_run=dry_run,
+            progress=progress,
+            lease_wait=lease_wait,
+            cancelled=cancelled,
         )
 
     def index(
@@ -181,6 +215,8 @@ class Gno:
         batch_size: int = DEFAULT_EMBED_BATCH_SIZE,
         sync_progress: Callable[[SyncProgress], None] | None = None,
         embed_progress: Callable[[EmbedProgress], None] | None = None,
+        lease_wait: float = WRITE_WAIT_SECONDS,
+        cancelled: Cancelled | None = None,
     ) -> IndexResult:
         return self.runs.index(
             collections,
@@ -188,7 +224,22 @@ class Gno:
             batch_size=batch_size,
             sync_progress=sync_progress,
             embed_progress=embed_progress,
+            lease_wait=lease_wait,
+            cancelled=cancelled,
         )
+
+    def capture(
+        self,
+        request: CaptureRequest,
+        *,
+        lease_wait: float = CAPTURE_WRITE_WAIT_SECONDS,
+        cancelled: Cancelled | None = None,
+    ) -> CaptureReceipt:
+        """A new note in a collection, searchable when this returns (``gno_core.writes``)."""
+        return self.writes.capture(request, lease_wait=lease_wait, cancelled=cancelled)
+
+    def create_folder(self, request: CreateFolderRequest) -> FolderResult:
+        return self.writes.create_folder(request)
 
     def search(self, request: SearchRequest) -> SearchResults:
         """BM25 keyword search with filters applied before the limit."""

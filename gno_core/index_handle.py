@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 
 from gno_core.config import CollectionConfig, GnoConfig
+from gno_core.defaults import WRITE_WAIT_SECONDS
 from gno_core.domain import StoredDocument
 from gno_core.errors import NotFoundError, NotInitializedError
 from gno_core.identity import make_uri
-from gno_core.ports import Clock, ConfigRepository, Index, IndexProvider
+from gno_core.ports import Cancelled, Clock, ConfigRepository, Index, IndexProvider, WriteLease
 
 __all__ = ["IndexHandle", "IndexOpener", "require_collection"]
 
@@ -19,13 +21,27 @@ class IndexHandle:
     collection listing never create or migrate a database."""
 
     def __init__(
-        self, *, name: str, config: ConfigRepository, provider: IndexProvider, clock: Clock
+        self,
+        *,
+        name: str,
+        config: ConfigRepository,
+        provider: IndexProvider,
+        clock: Clock,
+        lease: WriteLease,
     ) -> None:
         self.name = name
         self.config = config
         self.provider = provider
         self.clock = clock
+        self.lease = lease
         self._index: Index | None = None
+
+    def writing(
+        self, wait_seconds: float = WRITE_WAIT_SECONDS, cancelled: Cancelled | None = None
+    ) -> AbstractContextManager[None]:
+        """Hold the write lease for a block that changes the index, its configuration or the
+        files of its collections (``LOCKED`` after ``wait_seconds``); nests within a thread."""
+        return self.lease.hold(wait_seconds, cancelled)
 
     @property
     def index(self) -> Index:

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from gno_core.contracts import GetResult, MultiGetResult, Peek, SearchResults, Status, TagsList
     from gno_core.contracts.requests import QueryRequest, SearchRequest
     from gno_core.contracts.similar import SimilarResults
+    from gno_core.contracts.write_requests import CaptureRequest, CreateFolderRequest
+    from gno_core.contracts.writes import CaptureReceipt, FolderResult
 
 __all__ = ["OPERATIONS", "Facade", "FacadeFactory"]
 
@@ -50,11 +52,33 @@ class Facade(Protocol):
 
     def tags(self, collection: str | None = None, prefix: str | None = None) -> TagsList: ...
 
+    def capture(
+        self,
+        request: CaptureRequest,
+        *,
+        lease_wait: float = ...,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> CaptureReceipt: ...
+
+    def create_folder(self, request: CreateFolderRequest) -> FolderResult: ...
+
 
 FacadeFactory = Callable[[], Facade]
 
 #: Every operation of ``Facade``: the capabilities a transport offers unless its caller gives
 #: a narrower set (a tool or route whose operation is missing is not registered).
 OPERATIONS: frozenset[str] = frozenset(
-    {"search", "vsearch", "query", "similar", "get", "multi_get", "status", "peek", "tags"}
+    {
+        "search",
+        "vsearch",
+        "query",
+        "similar",
+        "get",
+        "multi_get",
+        "status",
+        "peek",
+        "tags",
+        "capture",
+        "create_folder",
+    }
 )

@@ -9,11 +9,13 @@ from pathlib import Path
 
 from gno_adapters.bootstrap.adapters import ChosenModels
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
+from gno_adapters.files.notes import LocalNoteFiles
 from gno_adapters.files.walker import LocalSourceTree
 from gno_adapters.inmemory.clock import FixedClock
 from gno_adapters.inmemory.config import InMemoryConfigRepository
 from gno_adapters.inmemory.embedder import HashEmbedder
 from gno_adapters.inmemory.index import in_memory_index
+from gno_adapters.inmemory.lease import InMemoryWriteLease
 from gno_adapters.inmemory.reranker import OverlapReranker
 from gno_adapters.inmemory.resident import FixedResidentProbe
 from gno_core.config import CollectionConfig, GnoConfig
@@ -88,6 +90,8 @@ def make_env(
         clock=FixedClock(),
         resident=FixedResidentProbe(),
         models=ChosenModels(embedder, reranker),
+        lease=InMemoryWriteLease(),
+        notes=LocalNoteFiles(),
     )
     env = Env(root, gno, stores)
     for c in collections:

@@ -14,10 +14,12 @@ from gno_core.ports import (
     Embedder,
     FrontmatterParser,
     IndexProvider,
+    NoteFiles,
     Reranker,
     ResidentProbe,
     SemanticModels,
     SourceTree,
+    WriteLease,
 )
 
 __all__ = ["Adapters", "ChosenModels", "build"]
@@ -44,6 +46,8 @@ class Adapters:
     frontmatter: FrontmatterParser
     clock: Clock
     resident: ResidentProbe
+    lease: WriteLease
+    notes: NoteFiles
     embedder: Embedder | None = None
     reranker: Reranker | None = None
     open_index: IndexOpener | None = None
@@ -60,6 +64,8 @@ def build(adapters: Adapters) -> Gno:
         frontmatter=adapters.frontmatter,
         clock=adapters.clock,
         resident=adapters.resident,
+        lease=adapters.lease,
+        notes=adapters.notes,
         open_index=adapters.open_index,
         models=adapters.models or ChosenModels(adapters.embedder, adapters.reranker),
     )

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 from gno_adapters.bootstrap.adapters import Adapters, build
 from gno_adapters.clock import SystemClock
 from gno_adapters.config import GnoPaths, YamlConfigRepository, resolve_paths
+from gno_adapters.files.lease import FileWriteLease
+from gno_adapters.files.notes import LocalNoteFiles
 from gno_adapters.sqlite import ApswIndexProvider
 from gno_core.errors import NotFoundError
 from gno_core.facade import Gno
@@ -122,6 +124,7 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
             config=YamlConfigRepository(other.config_file, other.cache_dir),
             provider=ApswIndexProvider(other.db_path, clock),
             clock=clock,
+            lease=FileWriteLease(other.data_dir),
         )
 
     adapters = Adapters(
@@ -133,6 +136,8 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
         clock=clock,
         resident=_LazyResidentProbe(paths.pid_file),
         models=_LazySemanticModels(paths.models_dir, os.environ if env is None else env),
+        lease=FileWriteLease(paths.data_dir),
+        notes=LocalNoteFiles(),
         open_index=open_other,
     )
     return build(adapters)

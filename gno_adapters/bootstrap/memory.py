@@ -14,6 +14,8 @@ from gno_adapters.inmemory.clock import FixedClock
 from gno_adapters.inmemory.config import InMemoryConfigRepository
 from gno_adapters.inmemory.embedder import HashEmbedder
 from gno_adapters.inmemory.index import in_memory_index
+from gno_adapters.inmemory.lease import InMemoryWriteLease
+from gno_adapters.inmemory.notes import InMemoryNoteFiles
 from gno_adapters.inmemory.reranker import OverlapReranker
 from gno_adapters.inmemory.resident import FixedResidentProbe
 from gno_adapters.inmemory.tree import InMemorySourceTree
@@ -74,6 +76,8 @@ def in_memory(
         frontmatter=YamlFrontmatterParser(),
         clock=clock,
         resident=FixedResidentProbe(),
+        lease=InMemoryWriteLease(),
+        notes=InMemoryNoteFiles(tree),
         embedder=HashEmbedder() if embedder else None,
         reranker=OverlapReranker() if reranker else None,
     )

@@ -45,7 +45,13 @@ def create_app(gateway: Gateway) -> BoundaryMiddleware:
     if gateway.settings.mode == "serve":
         from gno_adapters.rest import register_rest
 
-        register_rest(app, gateway.pool, gateway.capabilities, gateway.resident_status)
+        register_rest(
+            app,
+            gateway.pool,
+            gateway.capabilities,
+            gateway.resident_status,
+            enable_write=gateway.settings.enable_write,
+        )
 
     @app.errorhandler(RequestEntityTooLarge)
     async def too_large(_: RequestEntityTooLarge) -> Response:

@@ -44,6 +44,15 @@ class InMemorySourceTree:
         raw = data.encode("utf-8") if isinstance(data, str) else data
         self._files[path] = _File(raw, self._clock if mtime_ns is None else mtime_ns)
 
+    def file_at(self, path: str) -> SourceFile | None:
+        """The file at the absolute ``path`` (relative path left empty), or None."""
+        path = posixpath.normpath(path)
+        file = self._files.get(path)
+        return None if file is None else SourceFile("", path, len(file.data), file.mtime_ns)
+
+    def is_dir(self, path: str) -> bool:
+        return posixpath.normpath(path) in self._dirs
+
     def remove(self, path: str) -> None:
         self._files.pop(posixpath.normpath(path), None)
 

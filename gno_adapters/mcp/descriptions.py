@@ -55,6 +55,14 @@ FULL_DESCRIPTIONS: dict[str, str] = {
         "List tags with document counts, optionally within one collection or under a tag "
         "prefix (e.g. 'work/' matches 'work/project')."
     ),
+    "gno_capture": (
+        "Create a new document in a collection (write-enabled). Writes the note with "
+        "exclusive create (collisionPolicy error, open_existing or create_with_suffix; legacy "
+        "overwrite), adds tags and source provenance to its frontmatter, and syncs it into the "
+        "lexical index before returning, so the next gno_search finds it. Paths are relative "
+        "to the collection; without one the note goes to inbox/YYYY-MM-DD/. Embedding is a "
+        "separate step (gno_embed)."
+    ),
     "gno_similar": (
         "Find documents semantically similar to one document, using the average of its chunk "
         "embeddings. Works on documents that have embeddings; results carry uri, docid, title "

@@ -30,12 +30,12 @@ def tool_error(exc: Exception, tool: str) -> JSONObject:
     from gno_core.errors import GnoError
 
     if isinstance(exc, GnoError):
-        return error_result(exc.message)
+        return error_result(exc.message, exc.code)
     message = _validation_message(exc)
     if message is not None:
-        return error_result(message)
+        return error_result(message, "VALIDATION")
     log.error("tool %s failed", tool, exc_info=exc)
-    return error_result(INTERNAL_MESSAGE)
+    return error_result(INTERNAL_MESSAGE, "RUNTIME")
 
 
 def resource_error(exc: Exception, uri: str) -> RpcError:
@@ -69,4 +69,4 @@ def _validation_message(exc: Exception) -> str | None:
 
 
 def argument_error(tool: str, detail: Any) -> JSONObject:
-    return error_result(f"Invalid arguments for tool {tool}: {detail}")
+    return error_result(f"Invalid arguments for tool {tool}: {detail}", "VALIDATION")

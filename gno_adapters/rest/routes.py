@@ -1,4 +1,6 @@
-"""REST routes: ``GET /api/status``, ``POST /api/search``, ``POST /api/query``, ``GET /api/doc``.
+"""REST routes: ``GET /api/status``, ``POST /api/search``, ``POST /api/query``, ``GET /api/doc``,
+and the write routes (``POST /api/capture``), which answer 403 ``WRITE_DISABLED`` unless the
+gateway was started with write access (``--mcp-enable-write`` / ``gateway.enableWrite``).
 
 Bodies and answers are the contracts the CLI prints with ``--json`` (``status@1.0``,
 ``search-results@1.0``, ``get@1.0``), camelCase in and out. Failures are the ``error@1.0``
@@ -33,6 +35,9 @@ STATUS_BY_CODE: dict[str, int] = {
     "DUPLICATE": 409,
     "CONFLICT": 409,
     "LOCKED": 423,
+    "JOB_CONFLICT": 409,
+    "WRITE_DISABLED": 403,
+    "CANCELLED": 499,
     "MODEL_UNAVAILABLE": 503,
 }
 
@@ -50,17 +55,21 @@ def register_rest(
     runner: Runner,
     capabilities: Iterable[str] = OPERATIONS,
     transport_status: Callable[[], ResidentStatus] | None = None,
+    *,
+    enable_write: bool = False,
 ) -> None:
     """Add the REST routes to ``app``; ``/api/query`` exists when ``capabilities`` (the facade
     operations the runner's facades offer) holds ``query``. ``/api/status`` reports the serving
     gateway through ``transport_status``."""
 
-    async def call(fn: Callable[[Facade], Any]) -> Response:
+    async def call(
+        fn: Callable[[Facade], Any], *, write: bool = False, status: int = 200
+    ) -> Response:
         def work() -> Any:
             return fn(runner.get()).wire()
 
         try:
-            return _json(200, await runner.run(work))
+            return _json(status, await runner.run(work, write=write))
         except Exception as exc:
             return _failure(exc)
 
@@ -97,6 +106,17 @@ def register_rest(
                 return _failure(exc)
             return await call(lambda f: f.query(body))
 
+    @app.post("/api/capture")
+    async def capture() -> Response:
+        from gno_core.contracts.write_requests import CaptureRequest
+
+        try:
+            _require_write(enable_write)
+            body = CaptureRequest.model_validate(await _body())
+        except Exception as exc:
+            return _failure(exc)
+        return await call(lambda f: f.capture(body), write=True, status=201)
+
     @app.get("/api/doc")
     async def doc() -> Response:
         from gno_core.contracts.requests import GetRequest
@@ -115,6 +135,16 @@ def register_rest(
             return _failure(exc)
         return await call(
             lambda f: f.get(got.ref, from_line=got.from_line, line_count=got.line_count)
+        )
+
+
+def _require_write(enabled: bool) -> None:
+    if not enabled:
+        from gno_core.errors import WriteDisabledError
+
+        raise WriteDisabledError(
+            "Writes are disabled on this server; start it with --mcp-enable-write "
+            "(or gateway.enableWrite: true)"
         )
 
 

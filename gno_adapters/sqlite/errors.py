@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import apsw
 
-from gno_core.errors import RuntimeFailure, ValidationError
+from gno_core.errors import LockedError, RuntimeFailure, ValidationError
 
 
 @contextmanager
@@ -17,7 +17,9 @@ def translate_errors(action: str) -> Iterator[None]:
     try:
         yield
     except apsw.BusyError as exc:
-        raise RuntimeFailure(
+        # Writers serialise on the write lease first, so this is a writer that bypassed it
+        # (an older gno, a manual sqlite3 shell): still the typed LOCKED, never SQLite's text.
+        raise LockedError(
             f"Index database is busy (another process is writing) while {action}",
             details={"sqlite_error": type(exc).__name__},
         ) from exc

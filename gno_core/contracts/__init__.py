@@ -71,6 +71,20 @@ if TYPE_CHECKING:
         Status,
         StatusCapabilities,
     )
+    from gno_core.contracts.writes import (
+        AddCollectionResult,
+        CaptureReceipt,
+        CaptureSource,
+        ClearEmbeddingsResult,
+        FolderResult,
+        JobList,
+        JobProgress,
+        JobStarted,
+        JobStatus,
+        RemoveResult,
+        StepState,
+        SyncToolResult,
+    )
 
 #: public name -> the module that defines it
 _WHERE: dict[str, str] = {
@@ -131,6 +145,18 @@ _WHERE: dict[str, str] = {
     "ResidentTransport": "gno_core.contracts.status",
     "Status": "gno_core.contracts.status",
     "StatusCapabilities": "gno_core.contracts.status",
+    "AddCollectionResult": "gno_core.contracts.writes",
+    "CaptureReceipt": "gno_core.contracts.writes",
+    "CaptureSource": "gno_core.contracts.writes",
+    "ClearEmbeddingsResult": "gno_core.contracts.writes",
+    "FolderResult": "gno_core.contracts.writes",
+    "JobList": "gno_core.contracts.writes",
+    "JobProgress": "gno_core.contracts.writes",
+    "JobStarted": "gno_core.contracts.writes",
+    "JobStatus": "gno_core.contracts.writes",
+    "RemoveResult": "gno_core.contracts.writes",
+    "StepState": "gno_core.contracts.writes",
+    "SyncToolResult": "gno_core.contracts.writes",
 }
 
 #: schema name -> (version, model name). Names and versions are wire contracts: add, never rename.
@@ -155,6 +181,15 @@ _SCHEMA_NAMES: dict[str, tuple[str, str]] = {
     "resident-status": ("1.0", "ResidentStatus"),
     "mcp-install": ("1.0", "McpInstallResult"),
     "mcp-status": ("1.0", "McpStatus"),
+    "capture-receipt": ("1.0", "CaptureReceipt"),
+    "mcp-capture-result": ("1.0", "CaptureReceipt"),
+    "mcp-add-collection-result": ("1.0", "AddCollectionResult"),
+    "mcp-remove-result": ("1.0", "RemoveResult"),
+    "mcp-sync-result": ("1.0", "SyncToolResult"),
+    "mcp-embed-result": ("1.0", "JobStarted"),
+    "mcp-index-result": ("1.0", "JobStarted"),
+    "mcp-job-status": ("1.0", "JobStatus"),
+    "mcp-job-list": ("1.0", "JobList"),
 }
 
 
@@ -179,8 +214,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SCHEMAS",
+    "AddCollectionResult",
     "Capabilities",
+    "CaptureReceipt",
+    "CaptureSource",
     "ChunkingPolicy",
+    "ClearEmbeddingsResult",
     "CollectionInfo",
     "CollectionList",
     "CollectionStatus",
@@ -193,12 +232,17 @@ __all__ = [
     "ErrorBody",
     "ErrorEnvelope",
     "ExplainLine",
+    "FolderResult",
     "GetResult",
     "HttpError",
     "HttpErrorData",
     "HttpErrorObject",
     "IndexResult",
     "IngestErrorInfo",
+    "JobList",
+    "JobProgress",
+    "JobStarted",
+    "JobStatus",
     "LineSpan",
     "ListedDocument",
     "McpEntry",
@@ -216,6 +260,7 @@ __all__ = [
     "PeekRecent",
     "PeekServe",
     "ProcessStatus",
+    "RemoveResult",
     "ResidentAdmission",
     "ResidentStatus",
     "ResidentTransport",
@@ -230,8 +275,10 @@ __all__ = [
     "SourceInfo",
     "Status",
     "StatusCapabilities",
+    "StepState",
     "SyncFailure",
     "SyncResult",
+    "SyncToolResult",
     "TagCount",
     "TagsList",
     "TagsMeta",

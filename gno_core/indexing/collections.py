@@ -1,5 +1,7 @@
 """Collections: the folders an index covers, kept in the configuration (add, remove, rename,
-list); removing or renaming one carries over to the documents already indexed."""
+list); removing or renaming one carries over to the documents already indexed. Every change
+holds the write lease: the configuration and the index change together or not at all as seen
+by other writers."""
 
 from __future__ import annotations
 
@@ -19,6 +21,10 @@ class Collections:
     def add(self, collection: CollectionConfig) -> CollectionInfo:
         """Register a folder (its path already absolute and checked by the caller);
         ``DUPLICATE`` for a name or folder already registered."""
+        with self.handle.writing():
+            return self._add(collection)
+
+    def _add(self, collection: CollectionConfig) -> CollectionInfo:
         config = self.handle.load_config_or_default()
         if config.collection(collection.name):
             raise DuplicateError(f"Collection already exists: {collection.name}")
@@ -31,6 +37,10 @@ class Collections:
 
     def remove(self, name: str) -> CollectionInfo:
         """Forget the collection; its documents become inactive (kept until re-added)."""
+        with self.handle.writing():
+            return self._remove(name)
+
+    def _remove(self, name: str) -> CollectionInfo:
         config = self.handle.load_config()
         found = require_collection(config, name)
         config.collections = [c for c in config.collections if c.name != found.name]
@@ -40,6 +50,10 @@ class Collections:
         return collection_info(found)
 
     def rename(self, old: str, new: str) -> CollectionInfo:
+        with self.handle.writing():
+            return self._rename(old, new)
+
+    def _rename(self, old: str, new: str) -> CollectionInfo:
         config = self.handle.load_config()
         found = require_collection(config, old)
         renamed = found.model_copy(update={"name": normalize_collection_name(new)})
@@ -65,10 +79,11 @@ class Collections:
 
     def init(self) -> GnoConfig:
         """Create the configuration (if missing) and the index database. Idempotent."""
-        if not self.handle.config.exists():
-            self.handle.config.save(GnoConfig())
-        _ = self.handle.index
-        return self.handle.load_config()
+        with self.handle.writing():
+            if not self.handle.config.exists():
+                self.handle.config.save(GnoConfig())
+            _ = self.handle.index
+            return self.handle.load_config()
 
 
 def collection_info(c: CollectionConfig) -> CollectionInfo:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from gno_core.contracts.embedding import EmbedFailure, EmbedResult
 from gno_core.defaults import DEFAULT_EMBED_BATCH_SIZE
-from gno_core.errors import GnoError, ModelUnavailableError
+from gno_core.errors import CancelledError, GnoError, ModelUnavailableError
 from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import Embedder
 from gno_core.ports.index import Index
@@ -74,8 +74,10 @@ class BacklogEmbedder:
         force: bool = False,
         dry_run: bool = False,
         progress: Callable[[EmbedProgress], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
     ) -> EmbedResult:
-        """Embed what is pending (everything with ``force``); ``dry_run`` only counts it."""
+        """Embed what is pending (everything with ``force``); ``dry_run`` only counts it.
+        ``CANCELLED`` before the next batch once ``cancelled()`` is true."""
         started = self._clock.now_ns()
         embedder, index = self._embedder, self._index
         fingerprint = embedder.fingerprint
@@ -86,6 +88,11 @@ class BacklogEmbedder:
         failures: list[EmbedFailure] = []
         cursor: tuple[str, int] | None = None
         while not dry_run:
+            if cancelled is not None and cancelled():
+                raise CancelledError(
+                    f"Embedding cancelled after {embedded} chunks (committed batches stay)",
+                    details={"embedded": embedded},
+                )
             batch = index.vectors.pending_chunks(
                 fingerprint, max(1, batch_size), collections=collections, after=cursor
             )

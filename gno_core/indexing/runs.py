@@ -1,5 +1,7 @@
 """Indexing runs: sync files into the index, embed the chunks that lack vectors for the current
-model, or both in one ``index`` run."""
+model, or both in one ``index`` run. Each run holds the write lease for its whole length and
+stops at the next batch boundary once ``cancelled()`` turns true (``CANCELLED``; the batches
+already committed stay)."""
 
 from __future__ import annotations
 
@@ -7,11 +9,12 @@ from collections.abc import Callable
 
 from gno_core.contracts import SyncResult
 from gno_core.contracts.embedding import EmbedResult, IndexResult
+from gno_core.defaults import WRITE_WAIT_SECONDS
 from gno_core.index_handle import IndexHandle
 from gno_core.indexing.collections import Collections
 from gno_core.indexing.embedding import DEFAULT_BATCH_SIZE, BacklogEmbedder, EmbedProgress
 from gno_core.indexing.sync import Syncer, SyncProgress
-from gno_core.ports import FrontmatterParser, SemanticModels, SourceTree
+from gno_core.ports import Cancelled, FrontmatterParser, SemanticModels, SourceTree
 from gno_core.retrieval.vector import require_embedder
 
 __all__ = ["IndexRuns"]
@@ -36,15 +39,19 @@ class IndexRuns:
         self,
         collections: list[str] | None = None,
         progress: Callable[[SyncProgress], None] | None = None,
+        *,
+        lease_wait: float = WRITE_WAIT_SECONDS,
+        cancelled: Cancelled | None = None,
     ) -> SyncResult:
         """Bring the index up to date with the files of ``collections`` (all when None)."""
-        config = self.handle.load_config()
-        chosen = self.collections.chosen(collections)
-        index = self.handle.index
-        service = Syncer(
-            index.ledger, self._tree, self._frontmatter, self.handle.clock, index.links
-        )
-        return service.sync(chosen, config.chunking, config.ingest, progress)
+        with self.handle.writing(lease_wait, cancelled):
+            config = self.handle.load_config()
+            chosen = self.collections.chosen(collections)
+            index = self.handle.index
+            service = Syncer(
+                index.ledger, self._tree, self._frontmatter, self.handle.clock, index.links
+            )
+            return service.sync(chosen, config.chunking, config.ingest, progress, cancelled)
 
     def embed(
         self,
@@ -54,15 +61,20 @@ class IndexRuns:
         force: bool = False,
         dry_run: bool = False,
         progress: Callable[[EmbedProgress], None] | None = None,
+        lease_wait: float = WRITE_WAIT_SECONDS,
+        cancelled: Cancelled | None = None,
     ) -> EmbedResult:
         """Embed the chunks that have no vector for the current model (all with ``force``),
         committing batch by batch; ``MODEL_UNAVAILABLE`` without a model."""
         embedder = require_embedder(self._models.embedder)
         names = self.collections.names(collections)
         service = BacklogEmbedder(self.handle.index, embedder, self.handle.clock)
-        return service.run(
-            names, batch_size=batch_size, force=force, dry_run=dry_run, progress=progress
-        )
+        if dry_run:
+            return service.run(names, batch_size=batch_size, dry_run=True)
+        with self.handle.writing(lease_wait, cancelled):
+            return service.run(
+                names, batch_size=batch_size, force=force, progress=progress, cancelled=cancelled
+            )
 
     def index(
         self,
@@ -72,9 +84,25 @@ class IndexRuns:
         batch_size: int = DEFAULT_BATCH_SIZE,
         sync_progress: Callable[[SyncProgress], None] | None = None,
         embed_progress: Callable[[EmbedProgress], None] | None = None,
+        lease_wait: float = WRITE_WAIT_SECONDS,
+        cancelled: Cancelled | None = None,
     ) -> IndexResult:
-        """Sync, then embed what the sync left without vectors."""
-        synced = self.sync(collections, sync_progress)
+        """Sync, then embed what the sync left without vectors, under one lease."""
+        with self.handle.writing(lease_wait, cancelled):
+            return self._index(
+                collections, embed, batch_size, sync_progress, embed_progress, cancelled
+            )
+
+    def _index(
+        self,
+        collections: list[str] | None,
+        embed: bool,
+        batch_size: int,
+        sync_progress: Callable[[SyncProgress], None] | None,
+        embed_progress: Callable[[EmbedProgress], None] | None,
+        cancelled: Cancelled | None,
+    ) -> IndexResult:
+        synced = self.sync(collections, sync_progress, cancelled=cancelled)
         if not embed:
             return IndexResult(
                 sync_result=synced, embed_skipped=True, embed_skip_reason="--no-embed"
@@ -85,5 +113,7 @@ class IndexRuns:
                 embed_skipped=True,
                 embed_skip_reason="no embedding model available",
             )
-        result = self.embed(collections, batch_size=batch_size, progress=embed_progress)
+        result = self.embed(
+            collections, batch_size=batch_size, progress=embed_progress, cancelled=cancelled
+        )
         return IndexResult(sync_result=synced, embed_skipped=False, embed_result=result)

@@ -39,7 +39,7 @@ from gno_core.domain import (
     SourceState,
     SyncBatch,
 )
-from gno_core.errors import GnoError
+from gno_core.errors import CancelledError, GnoError
 from gno_core.indexing.ingest import (
     FILENAME_ENCODING,
     TOO_LARGE,
@@ -94,11 +94,14 @@ class Syncer:
         chunking: ChunkingConfig,
         ingest: IngestConfig,
         progress: Callable[[SyncProgress], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
     ) -> SyncResult:
-        """Sync ``collections`` in order; per-file problems are reported, never raised."""
+        """Sync ``collections`` in order; per-file problems are reported, never raised.
+        ``CANCELLED`` at the next file once ``cancelled()`` is true: the pending batch is
+        committed first (it is whole), removals are not decided (the walk was not finished)."""
         started = self.clock.now_ns()
         results = [
-            _CollectionSync(self, collection, chunking, ingest).run(progress)
+            _CollectionSync(self, collection, chunking, ingest).run(progress, cancelled)
             for collection in collections
         ]
         if self.links is not None:
@@ -215,7 +218,11 @@ class _CollectionSync:
         self.reactivated = self.failed = 0
         self.failures: list[SyncFailure] = []
 
-    def run(self, progress: Callable[[SyncProgress], None] | None) -> CollectionSyncResult:
+    def run(
+        self,
+        progress: Callable[[SyncProgress], None] | None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> CollectionSyncResult:
         self.progress = progress
         started = self.clock.now_ns()
         name = self.collection.name
@@ -236,6 +243,12 @@ class _CollectionSync:
         total = len(files)
         self._report(0, total, "")
         for done, source in enumerate(files, 1):
+            if cancelled is not None and cancelled():
+                self.batch.commit()
+                raise CancelledError(
+                    f"Sync of {name} cancelled after {done - 1} of {total} files",
+                    details={"collection": name, "done": done - 1, "total": total},
+                )
             self._sync_file(source, states.get(source.rel_path))
             if done % PROGRESS_EVERY == 0:
                 self._report(done, total, source.rel_path)

@@ -12,9 +12,11 @@ from gno_core.ports.documents import DocumentStore
 from gno_core.ports.embedder import Embedder
 from gno_core.ports.files import FrontmatterParser, SourceTree
 from gno_core.ports.index import Index, IndexProvider
+from gno_core.ports.lease import Cancelled, WriteLease
 from gno_core.ports.ledger import SyncLedger
 from gno_core.ports.lexical import LexicalIndex
 from gno_core.ports.links import LinkStore
+from gno_core.ports.notes import NoteFiles
 from gno_core.ports.reranker import Reranker
 from gno_core.ports.resident import ResidentProbe
 from gno_core.ports.semantic import SemanticModels
@@ -22,6 +24,7 @@ from gno_core.ports.stats import IndexStats
 from gno_core.ports.vectors import VectorIndex
 
 __all__ = [
+    "Cancelled",
     "Clock",
     "ConfigRepository",
     "DocumentStore",
@@ -32,10 +35,12 @@ __all__ = [
     "IndexStats",
     "LexicalIndex",
     "LinkStore",
+    "NoteFiles",
     "Reranker",
     "ResidentProbe",
     "SemanticModels",
     "SourceTree",
     "SyncLedger",
     "VectorIndex",
+    "WriteLease",
 ]

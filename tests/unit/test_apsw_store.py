@@ -17,7 +17,7 @@ from gno_adapters.sqlite import connection as sqlite_connection
 from gno_adapters.sqlite import lexical
 from gno_adapters.sqlite.rows import DOC_COLUMNS
 from gno_core.domain import SearchFilters, SyncBatch
-from gno_core.errors import RuntimeFailure
+from gno_core.errors import LockedError, RuntimeFailure
 from gno_core.retrieval.query import parse_query
 from tests.contract.store_support import apsw_index, conn_of, make_doc, put
 
@@ -90,7 +90,7 @@ def test_database_errors_become_runtime_failures(tmp_path: Path) -> None:
     assert isinstance(info.value.__cause__, apsw.Error)
 
 
-def test_a_busy_database_is_a_runtime_failure_not_an_apsw_error(
+def test_a_busy_database_is_a_typed_locked_error_not_an_apsw_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = str(tmp_path / "i.sqlite")
@@ -99,8 +99,10 @@ def test_a_busy_database_is_a_runtime_failure_not_an_apsw_error(
     writer = sqlite_connection.connect(path)
     try:
         writer.execute("BEGIN IMMEDIATE")
-        with apsw_index(path) as store, pytest.raises(RuntimeFailure) as info:
+        with apsw_index(path) as store, pytest.raises(LockedError) as info:
             store.ledger.apply_batch(SyncBatch("notes", upserts=(make_doc("a.md", "a"),)))
+        assert info.value.code == "LOCKED"
+        assert "database is locked" not in info.value.message
         assert info.value.details["sqlite_error"] == "BusyError"
         writer.execute("ROLLBACK")
     finally:

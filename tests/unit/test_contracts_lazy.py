@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from gno_core import contracts as model
 from gno_core.contracts.base import WireModel
@@ -19,7 +20,8 @@ def test_every_public_name_resolves_to_its_class() -> None:
 
 
 def test_schemas_name_every_output_contract() -> None:
-    assert len(model.SCHEMAS) == 20
+    committed = Path(__file__).resolve().parents[2] / "contracts"
+    assert len(model.SCHEMAS) == len(list(committed.glob("*.schema.json")))
     for key, (version, cls) in model.SCHEMAS.items():
         assert version == "1.0", key
         assert issubclass(cls, WireModel), key

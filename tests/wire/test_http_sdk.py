@@ -25,7 +25,7 @@ from tests.wire import real_facade
 
 MODES = ["legacy", "auto", "2026-07-28"]
 EXPECTED_VERSION = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}
-TOOLS = [t.name for t in ALL_TOOLS]
+TOOLS = [t.name for t in ALL_TOOLS if not t.write]
 
 
 @pytest.fixture(scope="module")

@@ -82,8 +82,14 @@ def test_registry_names_and_order() -> None:
         "gno_list_tags",
         "gno_similar",
     ]
+    write_only = [t.name for t in registry("full", True).tools if t.write]
+    assert write_only == ["gno_capture"]
+    assert [t.name for t in registry("full", True).tools if not t.write] == [
+        t.name for t in registry("full", False).tools
+    ]
     core = [t.name for t in registry("core", True).tools]
-    assert core == ["gno_search", "gno_query", "gno_get", "gno_multi_get"]
+    assert core == ["gno_search", "gno_query", "gno_get", "gno_multi_get", "gno_capture"]
+    assert [t.name for t in registry("core", False).tools] == core[:-1]
     assert set(core) <= CORE_READ_TOOLS | CORE_WRITE_TOOLS
 
 
@@ -116,7 +122,7 @@ def test_schemas_are_stamped_json_schema_2020_12(tool: ToolDef) -> None:
     assert entry["outputSchema"] == build_schema(tool.output)
     assert entry["outputSchema"]["$schema"] == JSON_SCHEMA_DIALECT
     Draft202012Validator.check_schema(entry["outputSchema"])
-    assert entry["annotations"]["readOnlyHint"] is True
+    assert entry["annotations"]["readOnlyHint"] is (not tool.write)
 
 
 def test_output_schemas_agree_with_committed_contract_files() -> None:

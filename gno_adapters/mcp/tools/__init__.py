@@ -9,6 +9,7 @@ from gno_adapters.mcp.tools.health import PEEK, STATUS
 from gno_adapters.mcp.tools.search import SEARCH
 from gno_adapters.mcp.tools.semantic import QUERY, SIMILAR, VSEARCH
 from gno_adapters.mcp.tools.tags import LIST_TAGS
+from gno_adapters.mcp.tools.writes import CAPTURE
 
 #: Every tool gno knows, in registry order (the spec's Tools section order).
 ALL_TOOLS: tuple[ToolDef, ...] = (
@@ -19,6 +20,7 @@ ALL_TOOLS: tuple[ToolDef, ...] = (
     MULTI_GET,
     PEEK,
     STATUS,
+    CAPTURE,
     LIST_TAGS,
     SIMILAR,
 )

@@ -41,8 +41,19 @@ def tool_result(text: str, structured: WireModel) -> JSONObject:
     return {"content": [{"type": "text", "text": text}], "structuredContent": structured.wire()}
 
 
-def error_result(message: str) -> JSONObject:
-    return {"content": [{"type": "text", "text": f"Error: {message}"}], "isError": True}
+#: ``_meta`` key of a failed tool call's stable gno error code (``LOCKED``, ``INVALID_PATH`` ...),
+#: so a client can branch on the code rather than parse the message.
+ERROR_META = "gno/error"
+
+
+def error_result(message: str, code: str | None = None) -> JSONObject:
+    result: JSONObject = {
+        "content": [{"type": "text", "text": f"Error: {message}"}],
+        "isError": True,
+    }
+    if code is not None:
+        result["_meta"] = {ERROR_META: {"code": code}}
+    return result
 
 
 def content_lines(content: str) -> list[str]:

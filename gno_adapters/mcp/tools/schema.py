@@ -122,7 +122,10 @@ def object_schema(
 
 
 def request_model(name: str) -> type[BaseModel]:
-    model: type[BaseModel] = getattr(importlib.import_module(REQUESTS_MODULE), name)
+    """The request model ``name``: a class of ``gno_core.contracts.requests``, or
+    ``module:Class`` for one defined elsewhere (the write requests)."""
+    module, _, cls = name.rpartition(":")
+    model: type[BaseModel] = getattr(importlib.import_module(module or REQUESTS_MODULE), cls)
     return model
 
 

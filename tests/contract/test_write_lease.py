@@ -1,0 +1,143 @@
+"""Contract suite of the ``WriteLease`` port, run against the OS lock and the in-memory fake;
+the OS lock also across processes (a live holder refuses, a SIGKILLed one frees it)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gno_adapters.files.lease import LOCK_NAME, FileWriteLease
+from gno_adapters.inmemory.lease import InMemoryWriteLease
+from gno_core.errors import CancelledError, LockedError
+from gno_core.ports import WriteLease
+
+Factory = Callable[[Path], WriteLease]
+
+
+@pytest.fixture(params=["file", "memory"])
+def make_lease(request: pytest.FixtureRequest) -> Factory:
+    if request.param == "file":
+        return FileWriteLease
+    shared: dict[Path, InMemoryWriteLease] = {}
+    return lambda root: shared.setdefault(root, InMemoryWriteLease())
+
+
+def _hold_in_thread(lease: WriteLease, release: threading.Event) -> threading.Event:
+    held = threading.Event()
+
+    def run() -> None:
+        with lease.hold(5):
+            held.set()
+            release.wait(10)
+
+    threading.Thread(target=run, daemon=True).start()
+    assert held.wait(5)
+    return held
+
+
+def test_hold_is_reentrant_in_one_thread(make_lease: Factory, tmp_path: Path) -> None:
+    lease = make_lease(tmp_path)
+    with lease.hold(0), lease.hold(0):
+        pass
+    with lease.hold(0):
+        pass
+
+
+def test_another_thread_waits_then_gets_locked(make_lease: Factory, tmp_path: Path) -> None:
+    lease = make_lease(tmp_path)
+    release = threading.Event()
+    _hold_in_thread(lease, release)
+    started = time.monotonic()
+    with pytest.raises(LockedError) as info, lease.hold(0.2):
+        pass
+    assert time.monotonic() - started >= 0.2
+    assert info.value.code == "LOCKED"
+    release.set()
+
+
+def test_a_waiter_gets_the_lease_once_released(make_lease: Factory, tmp_path: Path) -> None:
+    lease = make_lease(tmp_path)
+    release = threading.Event()
+    _hold_in_thread(lease, release)
+    threading.Timer(0.1, release.set).start()
+    with lease.hold(5):
+        pass
+
+
+def test_an_exception_inside_releases(make_lease: Factory, tmp_path: Path) -> None:
+    lease = make_lease(tmp_path)
+    with pytest.raises(ValueError), lease.hold(0):
+        raise ValueError("boom")
+    done = threading.Event()
+
+    def other() -> None:
+        with lease.hold(1):
+            done.set()
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join(5)
+    assert done.is_set()
+
+
+def test_cancellation_stops_a_wait(make_lease: Factory, tmp_path: Path) -> None:
+    lease = make_lease(tmp_path)
+    release = threading.Event()
+    _hold_in_thread(lease, release)
+    cancel = threading.Event()
+    threading.Timer(0.05, cancel.set).start()
+    started = time.monotonic()
+    with pytest.raises(CancelledError), lease.hold(30, cancel.is_set):
+        pass
+    assert time.monotonic() - started < 5
+    release.set()
+
+
+_HOLDER = """
+import sys, time
+from pathlib import Path
+from gno_adapters.files.lease import FileWriteLease
+with FileWriteLease(Path(sys.argv[1])).hold(5):
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+def _start_holder(root: Path) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, str(root)], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "held"
+    return proc
+
+
+def test_os_lock_excludes_other_processes_and_a_killed_holder_frees_it(tmp_path: Path) -> None:
+    proc = _start_holder(tmp_path)
+    try:
+        with pytest.raises(LockedError), FileWriteLease(tmp_path).hold(0.2):
+            pass
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        with FileWriteLease(tmp_path).hold(2):
+            assert (tmp_path / LOCK_NAME).read_text().strip() == str(os.getpid())
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        assert proc.stdout is not None
+        proc.stdout.close()
+
+
+def test_lock_file_is_private(tmp_path: Path) -> None:
+    with FileWriteLease(tmp_path / "data").hold(0):
+        pass
+    assert (tmp_path / "data" / LOCK_NAME).stat().st_mode & 0o077 == 0
