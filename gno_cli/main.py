@@ -81,6 +81,7 @@ COMMAND_MODULES: dict[str, str] = {
     "vsearch": "semantic",
     "query": "semantic",
     "similar": "semantic",
+    "context": "evidence",
     "get": "docs",
     "multi-get": "docs",
     "ls": "docs",

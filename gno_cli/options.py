@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, get_origin
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -104,6 +104,8 @@ def _add_field(target: Any, name: str, field: FieldInfo, cli: Cli) -> None:
         options.update({"action": "append"} if cli.repeat else {"type": csv})
     elif kind in (int, float):
         options["type"] = kind
+    elif get_origin(kind) is Literal:
+        options["choices"] = list(get_args(kind))
     elif kind is not str:
         raise TypeError(f"no command-line option for the field type {kind!r} ({name})")
     target.add_argument(*(cli.flags or (long,)), **options)

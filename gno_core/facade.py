@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.contracts.requests import SearchRequest
@@ -23,12 +23,14 @@ from gno_core.ports import (
     ConfigRepository,
     Embedder,
     FrontmatterParser,
+    Generator,
     IndexProvider,
     NoteFiles,
     ResidentProbe,
     SemanticModels,
     SourceTree,
     WriteLease,
+    TokenCounter,
 )
 from gno_core.ports.lease import Cancelled
 
@@ -48,11 +50,13 @@ if TYPE_CHECKING:
         TagsList,
     )
     from gno_core.contracts.embedding import EmbedResult, IndexResult
-    from gno_core.contracts.requests import QueryRequest
+    from gno_core.contracts.evidence import CapsuleVerification, ContextCapsule
+    from gno_core.contracts.requests import ContextRequest, QueryRequest
     from gno_core.contracts.similar import SimilarResults
     from gno_core.contracts.write_requests import CaptureRequest, CreateFolderRequest
     from gno_core.contracts.writes import CaptureReceipt, FolderResult
     from gno_core.documents import Documents
+    from gno_core.evidence.capability import Evidence
     from gno_core.health import Health
     from gno_core.indexing.collections import Collections
     from gno_core.indexing.embedding import EmbedProgress
@@ -85,6 +89,8 @@ class Gno:
         lease: WriteLease,
         notes: NoteFiles,
         open_index: IndexOpener | None = None,
+        token_counter: TokenCounter | None = None,
+        generator: Generator | None = None,
     ) -> None:
         self.index_name = index_name
         self.handle = IndexHandle(
@@ -98,6 +104,10 @@ class Gno:
         self._frontmatter = frontmatter
         self._resident = resident
         self._notes = notes
+        # Evidence budgets count with ``token_counter`` (None: the conservative byte count);
+        # Ask drafts with ``generator`` (None: the built-in extractive one).
+        self._token_counter = token_counter
+        self._generator = generator
 
     @cached_property
     def documents(self) -> Documents:
@@ -110,6 +120,12 @@ class Gno:
         from gno_core.retrieval.modes import Retrieval
 
         return Retrieval(self.handle, self._models, lambda: self.documents)
+
+    @cached_property
+    def evidence(self) -> Evidence:
+        from gno_core.evidence.capability import Evidence
+
+        return Evidence(self.handle, lambda: self.retrieval, self._models, self._token_counter)
 
     @cached_property
     def collections(self) -> Collections:
@@ -293,3 +309,11 @@ class Gno:
     def peek(self) -> Peek:
         """Cheap, model-free snapshot; an uninitialized index is a successful payload."""
         return self.health.peek()
+
+    def context(self, request: ContextRequest) -> ContextCapsule:
+        """A deterministic, extractive Context Capsule for one goal under a hard budget."""
+        return self.evidence.context(request)
+
+    def context_verify(self, capsule: dict[str, Any]) -> CapsuleVerification:
+        """Re-check a saved capsule's evidence, ranking and fingerprints against this index."""
+        return self.evidence.verify(capsule)

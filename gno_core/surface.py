@@ -8,11 +8,12 @@ Importing this module is cheap: the contract models are only named for type chec
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from gno_core.contracts import GetResult, MultiGetResult, Peek, SearchResults, Status, TagsList
-    from gno_core.contracts.requests import QueryRequest, SearchRequest
+    from gno_core.contracts.evidence import CapsuleVerification, ContextCapsule
+    from gno_core.contracts.requests import ContextRequest, QueryRequest, SearchRequest
     from gno_core.contracts.similar import SimilarResults
     from gno_core.contracts.write_requests import CaptureRequest, CreateFolderRequest
     from gno_core.contracts.writes import CaptureReceipt, FolderResult
@@ -61,6 +62,9 @@ class Facade(Protocol):
     ) -> CaptureReceipt: ...
 
     def create_folder(self, request: CreateFolderRequest) -> FolderResult: ...
+    def context(self, request: ContextRequest) -> ContextCapsule: ...
+
+    def context_verify(self, capsule: dict[str, Any]) -> CapsuleVerification: ...
 
 
 FacadeFactory = Callable[[], Facade]
@@ -80,5 +84,7 @@ OPERATIONS: frozenset[str] = frozenset(
         "tags",
         "capture",
         "create_folder",
+        "context",
+        "context_verify",
     }
 )

@@ -13,6 +13,7 @@ from gno_core.ports import (
     ConfigRepository,
     Embedder,
     FrontmatterParser,
+    Generator,
     IndexProvider,
     NoteFiles,
     Reranker,
@@ -20,6 +21,7 @@ from gno_core.ports import (
     SemanticModels,
     SourceTree,
     WriteLease,
+    TokenCounter,
 )
 
 __all__ = ["Adapters", "ChosenModels", "build"]
@@ -52,6 +54,8 @@ class Adapters:
     reranker: Reranker | None = None
     open_index: IndexOpener | None = None
     models: SemanticModels | None = None
+    token_counter: TokenCounter | None = None
+    generator: Generator | None = None
 
 
 def build(adapters: Adapters) -> Gno:
@@ -68,4 +72,6 @@ def build(adapters: Adapters) -> Gno:
         notes=adapters.notes,
         open_index=adapters.open_index,
         models=adapters.models or ChosenModels(adapters.embedder, adapters.reranker),
+        token_counter=adapters.token_counter,
+        generator=adapters.generator,
     )

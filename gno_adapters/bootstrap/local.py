@@ -16,7 +16,7 @@ from gno_adapters.sqlite import ApswIndexProvider
 from gno_core.errors import NotFoundError
 from gno_core.facade import Gno
 from gno_core.index_handle import IndexHandle
-from gno_core.ports import Embedder, FrontmatterParser, Reranker, SourceTree
+from gno_core.ports import Embedder, FrontmatterParser, Reranker, SourceTree, TokenCounter
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -86,6 +86,28 @@ class _LazySemanticModels:
         return self._resolved().reranker
 
 
+class LazyTokenCounter:
+    """``TokenCounter`` that loads the bundled WordPiece vocabulary on first use: only a
+    capsule compile counts tokens."""
+
+    def __init__(self) -> None:
+        self._counter: TokenCounter | None = None
+
+    def _real(self) -> TokenCounter:
+        if self._counter is None:
+            from gno_adapters.onnx.token_counter import WordPieceTokenCounter
+
+            self._counter = WordPieceTokenCounter()
+        return self._counter
+
+    @property
+    def fingerprint(self) -> str:
+        return self._real().fingerprint
+
+    def count(self, text: str) -> int:
+        return self._real().count(text)
+
+
 class _LazyFrontmatterParser:
     """``FrontmatterParser`` that builds the ruamel.yaml parser on first use (sync only)."""
 
@@ -139,5 +161,6 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
         lease=FileWriteLease(paths.data_dir),
         notes=LocalNoteFiles(),
         open_index=open_other,
+        token_counter=LazyTokenCounter(),
     )
     return build(adapters)

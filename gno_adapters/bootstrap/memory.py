@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gno_adapters.bootstrap.adapters import Adapters
+from gno_adapters.bootstrap.local import LazyTokenCounter
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
 from gno_adapters.inmemory.clock import FixedClock
 from gno_adapters.inmemory.config import InMemoryConfigRepository
@@ -80,4 +81,5 @@ def in_memory(
         notes=InMemoryNoteFiles(tree),
         embedder=HashEmbedder() if embedder else None,
         reranker=OverlapReranker() if reranker else None,
+        token_counter=LazyTokenCounter(),
     )

@@ -1,6 +1,7 @@
 """REST routes: ``GET /api/status``, ``POST /api/search``, ``POST /api/query``, ``GET /api/doc``,
-and the write routes (``POST /api/capture``), which answer 403 ``WRITE_DISABLED`` unless the
-gateway was started with write access (``--mcp-enable-write`` / ``gateway.enableWrite``).
+``POST /api/context`` and ``POST /api/context/verify`` (body ``{"capsule": ...}``), and the
+write routes (``POST /api/capture``), which answer 403 ``WRITE_DISABLED`` unless the gateway
+was started with write access (``--mcp-enable-write`` / ``gateway.enableWrite``).
 
 Bodies and answers are the contracts the CLI prints with ``--json`` (``status@1.0``,
 ``search-results@1.0``, ``get@1.0``), camelCase in and out. Failures are the ``error@1.0``
@@ -116,6 +117,28 @@ def register_rest(
         except Exception as exc:
             return _failure(exc)
         return await call(lambda f: f.capture(body), write=True, status=201)
+    if "context" in capabilities:
+
+        @app.post("/api/context")
+        async def context() -> Response:
+            from gno_core.contracts.requests import ContextRequest
+
+            try:
+                body = ContextRequest.model_validate(await _body())
+            except Exception as exc:
+                return _failure(exc)
+            return await call(lambda f: f.context(body))
+
+    if "context_verify" in capabilities:
+
+        @app.post("/api/context/verify")
+        async def context_verify() -> Response:
+            try:
+                body = await _body()
+                capsule = body.get("capsule")
+            except Exception as exc:
+                return _failure(exc)
+            return await call(lambda f: f.context_verify(capsule))
 
     @app.get("/api/doc")
     async def doc() -> Response:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     )
     from gno_core.contracts.embedding import EmbedFailure, EmbedResult, IndexResult
     from gno_core.contracts.error import ErrorBody, ErrorEnvelope
+    from gno_core.contracts.evidence import CapsuleVerification, ContextCapsule
     from gno_core.contracts.gateway import (
         HttpError,
         HttpErrorData,
@@ -115,6 +116,8 @@ _WHERE: dict[str, str] = {
     "EmbedResult": "gno_core.contracts.embedding",
     "IndexResult": "gno_core.contracts.embedding",
     "ErrorBody": "gno_core.contracts.error",
+    "ContextCapsule": "gno_core.contracts.evidence",
+    "CapsuleVerification": "gno_core.contracts.evidence",
     "ErrorEnvelope": "gno_core.contracts.error",
     "HttpError": "gno_core.contracts.gateway",
     "HttpErrorData": "gno_core.contracts.gateway",
@@ -190,6 +193,8 @@ _SCHEMA_NAMES: dict[str, tuple[str, str]] = {
     "mcp-index-result": ("1.0", "JobStarted"),
     "mcp-job-status": ("1.0", "JobStatus"),
     "mcp-job-list": ("1.0", "JobList"),
+    "context-capsule-v1": ("1.1", "ContextCapsule"),
+    "context-capsule-verification": ("1.0", "CapsuleVerification"),
 }
 
 
@@ -218,12 +223,14 @@ __all__ = [
     "Capabilities",
     "CaptureReceipt",
     "CaptureSource",
+    "CapsuleVerification",
     "ChunkingPolicy",
     "ClearEmbeddingsResult",
     "CollectionInfo",
     "CollectionList",
     "CollectionStatus",
     "CollectionSyncResult",
+    "ContextCapsule",
     "ConversionInfo",
     "DocumentList",
     "DocumentListMeta",

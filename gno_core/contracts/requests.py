@@ -292,3 +292,126 @@ class TagsRequest(Request):
     prefix: str | None = Field(
         default=None, description="Filter by tag prefix (e.g., 'work/' matches 'work/project')"
     )
+
+
+#: Bounds of the evidence requests (Context Capsule, Ask): goal text, filter lists and budgets.
+MAX_GOAL_CHARS = 16_384
+MAX_EVIDENCE_FILTER_ITEMS = 128
+MAX_BUDGET_TOKENS = 200_000
+MAX_BUDGET_BYTES = 4 * MAX_BUDGET_TOKENS
+
+
+class ContextRequest(Request):
+    """Compile a Context Capsule for one goal under a token (and byte) budget
+    (``Gno.context``)."""
+
+    goal: Annotated[str, Cli(help="what the evidence is for")] = Field(
+        max_length=MAX_GOAL_CHARS, description="What the evidence is for (facets come from it)"
+    )
+    budget_tokens: Annotated[
+        int, Cli(flags=("--budget",), help="token budget of the whole capsule (required)")
+    ] = Field(
+        ge=1,
+        le=MAX_BUDGET_TOKENS,
+        description="Token budget of the complete canonical capsule",
+    )
+    query: Annotated[str | None, Cli(help="retrieval text (default: the goal)")] = Field(
+        default=None, max_length=MAX_GOAL_CHARS, description="Retrieval query (defaults to goal)"
+    )
+    collections: Annotated[
+        list[str], Cli(flags=("--collection",), repeat=True, help="collection (repeatable)")
+    ] = Field(
+        default_factory=list,
+        max_length=MAX_EVIDENCE_FILTER_ITEMS,
+        description="Collections to draw evidence from (default: all)",
+    )
+    uri_prefix: Annotated[str | None, Cli(help="only evidence under this gno:// prefix")] = Field(
+        default=None, max_length=2048, description="Only evidence whose URI starts with this"
+    )
+    query_modes: Annotated[
+        list[QueryMode],
+        Cli(flags=("--query-mode",), repeat=True, metavar="MODE:TEXT", help="term/intent/hyde"),
+    ] = Field(
+        default_factory=list, max_length=MAX_QUERY_MODES, description="Typed retrieval entries"
+    )
+    tags_all: Annotated[list[str], Cli(help="documents with all of these tags")] = Field(
+        default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Require all tags"
+    )
+    tags_any: Annotated[list[str], Cli(help="documents with any of these tags")] = Field(
+        default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Require any tag"
+    )
+    categories: Annotated[list[str], Cli(flags=("--category",), metavar="CATEGORY")] = Field(
+        default_factory=list,
+        max_length=MAX_EVIDENCE_FILTER_ITEMS,
+        description="Only docs matching any category/content type",
+    )
+    author: Annotated[str | None, Cli(help="author contains this text")] = Field(
+        default=None, max_length=256, description="Only docs whose author contains this"
+    )
+    lang: Annotated[str | None, Cli(help="language code of the documents")] = Field(
+        default=None, max_length=256, description="Language filter (BCP-47 code)"
+    )
+    intent: Annotated[str | None, Cli(help="disambiguating context (not searched)")] = Field(
+        default=None, max_length=MAX_GOAL_CHARS, description="Disambiguating context"
+    )
+    exclude: Annotated[list[str], Cli(help="drop documents containing these terms")] = Field(
+        default_factory=list,
+        max_length=MAX_EVIDENCE_FILTER_ITEMS,
+        description="Drop docs containing any excluded term",
+    )
+    min_score: Annotated[float | None, Cli(help="drop results scoring below this (0-1)")] = Field(
+        default=None, ge=0, le=1, description="Minimum retrieval score (0-1)"
+    )
+    since: Annotated[str | None, Cli(help="modified at or after (ISO date or 7d ...)")] = Field(
+        default=None, max_length=256, description="Modified-at lower bound"
+    )
+    until: Annotated[str | None, Cli(help="modified before (same forms as --since)")] = Field(
+        default=None, max_length=256, description="Modified-at upper bound"
+    )
+    graph: Annotated[bool, Cli(help="no graph neighbour expansion")] = Field(
+        default=True, description="Request bounded graph expansion"
+    )
+    no_rerank: Annotated[bool, Cli(help="skip the cross-encoder")] = Field(
+        default=False, description="Skip reranking"
+    )
+    limit: Annotated[int, Cli(flags=("-n", "--limit"), help="documents retrieved (default 20)")] = (
+        Field(default=20, ge=1, le=100, description="Documents admitted from retrieval (1-100)")
+    )
+    candidate_limit: Annotated[
+        int, Cli(flags=("-C", "--candidate-limit"), help="rerank candidates (default 40)")
+    ] = Field(default=40, ge=1, le=100, description="Candidates for reranking (1-100)")
+    budget_bytes: Annotated[int | None, Cli(flags=("--bytes",), help="byte budget")] = Field(
+        default=None,
+        ge=1,
+        le=MAX_BUDGET_BYTES,
+        description="Byte budget of the complete capsule (default 4 x budgetTokens)",
+    )
+    safety_margin_tokens: Annotated[int, Cli(help="tokens kept free")] = Field(
+        default=0, ge=0, description="Tokens kept free inside budgetTokens"
+    )
+    safety_margin_bytes: Annotated[int, Cli(help="bytes kept free")] = Field(
+        default=0, ge=0, description="Bytes kept free inside the byte budget"
+    )
+    depth_policy: Annotated[
+        Literal["fast", "balanced", "thorough"], Cli(help="fast, balanced or thorough")
+    ] = Field(default="balanced", description="Retrieval depth")
+    format: Annotated[Literal["json", "md"], Cli(help="json or md (the CLI's output)")] = Field(
+        default="json", description="Compatibility output format (MCP text stays compact JSON)"
+    )
+
+    @field_validator("goal")
+    @classmethod
+    def _goal(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("goal must not be empty")
+        return value
+
+    @field_validator("*")
+    @classmethod
+    def _unicode(cls, value: object) -> object:
+        texts = value if isinstance(value, list) else [value]
+        if any(isinstance(t, str) and has_lone_surrogate(t) for t in texts):
+            raise ValueError("text must be valid Unicode (it holds a lone UTF-16 surrogate)")
+        if any(isinstance(t, str) and len(t) > 256 for t in texts if isinstance(value, list)):
+            raise ValueError("filter values hold at most 256 characters")
+        return value

@@ -10,6 +10,7 @@ from gno_core.ports.clock import Clock
 from gno_core.ports.config import ConfigRepository
 from gno_core.ports.documents import DocumentStore
 from gno_core.ports.embedder import Embedder
+from gno_core.ports.evidence import EvidencePassage, GenerationRequest, Generator, TokenCounter
 from gno_core.ports.files import FrontmatterParser, SourceTree
 from gno_core.ports.index import Index, IndexProvider
 from gno_core.ports.lease import Cancelled, WriteLease
@@ -29,7 +30,10 @@ __all__ = [
     "ConfigRepository",
     "DocumentStore",
     "Embedder",
+    "EvidencePassage",
     "FrontmatterParser",
+    "GenerationRequest",
+    "Generator",
     "Index",
     "IndexProvider",
     "IndexStats",
@@ -41,6 +45,7 @@ __all__ = [
     "SemanticModels",
     "SourceTree",
     "SyncLedger",
+    "TokenCounter",
     "VectorIndex",
     "WriteLease",
 ]

@@ -53,8 +53,20 @@ class Retrieval:
     def query(self, request: QueryRequest) -> SearchResults:
         """Hybrid search: BM25 and vectors fused, reranked when a reranker is present; degrades
         to ``bm25_only`` without vectors (see ``gno_core.retrieval.hybrid``)."""
+        return self.hybrid(request)
+
+    def hybrid(
+        self, request: QueryRequest, collections: tuple[str, ...] | None = None
+    ) -> SearchResults:
+        """``query`` over several collections at once when ``collections`` names them (the
+        evidence capability's scope); names must already be validated."""
+        from dataclasses import replace
+
         from gno_core.retrieval.hybrid import HybridSearch
 
+        filters = self._filters(request)
+        if collections:
+            filters = replace(filters, collections=collections)
         searcher = HybridSearch(
             self.handle.index,
             self._models.embedder,
@@ -62,7 +74,7 @@ class Retrieval:
             ResultBuilder(self.handle.name),
             self.handle.clock.now_ns,
         )
-        return searcher.query(request, self._filters(request), recency=_recency(request))
+        return searcher.query(request, filters, recency=_recency(request))
 
     def similar(
         self, ref: str, *, limit: int, threshold: float | None, cross_collection: bool

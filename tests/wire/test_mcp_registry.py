@@ -72,6 +72,8 @@ def test_served_tools_list_is_the_golden_on_the_wire(profile: str, write: bool) 
 
 def test_registry_names_and_order() -> None:
     assert [t.name for t in registry("full", False).tools] == [
+        "gno_context",
+        "gno_context_verify",
         "gno_search",
         "gno_vsearch",
         "gno_query",
@@ -88,7 +90,7 @@ def test_registry_names_and_order() -> None:
         t.name for t in registry("full", False).tools
     ]
     core = [t.name for t in registry("core", True).tools]
-    assert core == ["gno_search", "gno_query", "gno_get", "gno_multi_get", "gno_capture"]
+    assert core == ["gno_context", "gno_search", "gno_query", "gno_get", "gno_multi_get", "gno_capture"]
     assert [t.name for t in registry("core", False).tools] == core[:-1]
     assert set(core) <= CORE_READ_TOOLS | CORE_WRITE_TOOLS
 

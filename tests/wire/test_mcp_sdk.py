@@ -76,6 +76,8 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
     if mode != "2026-07-28":  # that mode synthesizes discovery and never learns serverInfo
         assert seen["server"] == "gno"
     assert seen["tools"] == [
+        "gno_context",
+        "gno_context_verify",
         "gno_search",
         "gno_vsearch",
         "gno_query",
@@ -116,5 +118,5 @@ def test_core_profile_through_the_sdk(mode: str) -> None:
         return names, None
 
     names, code = run_client(mode, body, "--tool-profile", "core")
-    assert names == ["gno_search", "gno_query", "gno_get", "gno_multi_get"]
+    assert names == ["gno_context", "gno_search", "gno_query", "gno_get", "gno_multi_get"]
     assert code == -32602

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools.documents import GET, MULTI_GET
+from gno_adapters.mcp.tools.evidence import CONTEXT, CONTEXT_VERIFY
 from gno_adapters.mcp.tools.health import PEEK, STATUS
 from gno_adapters.mcp.tools.search import SEARCH
 from gno_adapters.mcp.tools.semantic import QUERY, SIMILAR, VSEARCH
@@ -13,6 +14,8 @@ from gno_adapters.mcp.tools.writes import CAPTURE
 
 #: Every tool gno knows, in registry order (the spec's Tools section order).
 ALL_TOOLS: tuple[ToolDef, ...] = (
+    CONTEXT,
+    CONTEXT_VERIFY,
     SEARCH,
     VSEARCH,
     QUERY,

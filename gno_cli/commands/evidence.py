@@ -1,0 +1,107 @@
+"""``gno context`` (compile a Context Capsule) and ``gno context verify FILE``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from gno_cli.options import add_request_options, defer, request_values
+from gno_cli.output import emit, emit_json
+
+if TYPE_CHECKING:
+    from gno_cli.context import Context
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "context",
+        help="compile a Context Capsule: exact evidence for a goal under a token budget "
+        "(`gno context verify FILE` re-checks a saved one)",
+    )
+    defer(p, _context_options)
+    p.set_defaults(handler=run_context)
+
+
+def _context_options(p: argparse.ArgumentParser) -> None:
+    from gno_core.contracts.requests import ContextRequest
+
+    p.add_argument("goal", nargs="+", help="what the evidence is for (or: verify FILE)")
+    p.add_argument(
+        "--budget", dest="budget_tokens", type=int, help="token budget of the whole capsule"
+    )
+    add_request_options(p, ContextRequest, skip=("goal", "budget_tokens"))
+    p.add_argument("--output", "-o", help="write the capsule JSON to this file")
+
+
+def run_context(ctx: Context) -> int:
+    from gno_cli.commands.semantic import _modes
+    from gno_core.contracts.requests import ContextRequest
+
+    words = list(ctx.args.goal)
+    if words[0] == "verify" and len(words) == 2:
+        return _verify(ctx, words[1])
+    values = request_values(ctx.args, ContextRequest)
+    values["goal"] = " ".join(words)
+    if "budget_tokens" not in values:
+        from gno_core.errors import ValidationError
+
+        raise ValidationError("gno context needs --budget TOKENS (e.g. --budget 12000)")
+    values["query_modes"] = _modes(values.get("query_modes", []))
+    request = ContextRequest.model_validate(values)
+    capsule = ctx.gno.context(request).wire()
+    if ctx.args.output:
+        with open(ctx.args.output, "w", encoding="utf-8") as out:
+            out.write(json.dumps(capsule, ensure_ascii=False, indent=2) + "\n")
+    if ctx.json or request.format == "json":
+        if not ctx.args.output:
+            emit_json(capsule)
+        return 0
+    from gno_core.evidence.projection import markdown
+
+    emit(markdown(capsule))
+    return 0
+
+
+def _verify(ctx: Context, path: str) -> int:
+    """``gno context verify FILE`` (``-``: standard input). A stale capsule is a successful
+    verification: the receipt says so, the exit code stays 0."""
+    capsule = _read_capsule(path)
+    receipt = ctx.gno.context_verify(capsule).wire()
+    if ctx.json or ctx.args.format == "json":
+        emit_json(receipt)
+    else:
+        counts = receipt["counts"]
+        emit(
+            f"Capsule {receipt['capsuleId'][:16]}: {receipt['status']} "
+            f"({counts['unchanged']} unchanged, {counts['stale']} stale, "
+            f"{counts['missing']} missing)"
+        )
+        for item in receipt["evidence"]:
+            if item["contentStatus"] != "unchanged":
+                emit(
+                    f"  {item['contentStatus']}: {item['uri']}:{item['startLine']}-"
+                    f"{item['endLine']} ({item['reason']})"
+                )
+        emit(f"Ranking: {receipt['rankingStatus']} ({receipt['rankingReason']})")
+        drift = ", ".join(d["name"] for d in receipt["drift"]) or "none"
+        emit(f"Fingerprints: {receipt['fingerprintStatus']} (drift: {drift})")
+    return 0
+
+
+def _read_capsule(path: str) -> Any:
+    from gno_core.errors import ValidationError
+
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as exc:
+        raise ValidationError(f"Cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise ValidationError(f"{path} is not JSON: {exc}") from None

@@ -1,0 +1,44 @@
+"""``Evidence``: the evidence capability of one index, as the facade sees it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from gno_core.evidence.capsule import CapsuleCompiler
+
+if TYPE_CHECKING:
+    from gno_core.contracts.evidence import CapsuleVerification, ContextCapsule
+    from gno_core.contracts.requests import ContextRequest
+    from gno_core.index_handle import IndexHandle
+    from gno_core.ports import SemanticModels, TokenCounter
+    from gno_core.retrieval.modes import Retrieval
+
+
+class Evidence:
+    def __init__(
+        self,
+        handle: IndexHandle,
+        retrieval: Callable[[], Retrieval],
+        models: SemanticModels,
+        counter: TokenCounter | None,
+    ) -> None:
+        self.handle = handle
+        self._retrieval = retrieval
+        self._models = models
+        self._counter = counter
+
+    @cached_property
+    def compiler(self) -> CapsuleCompiler:
+        return CapsuleCompiler(self.handle, self._retrieval(), self._models, self._counter)
+
+    def context(self, request: ContextRequest) -> ContextCapsule:
+        from gno_core.contracts.evidence import ContextCapsule
+
+        return ContextCapsule.model_validate(self.compiler.compile(request))
+
+    def verify(self, capsule: dict[str, Any]) -> CapsuleVerification:
+        from gno_core.evidence.verify import verify
+
+        return verify(self.compiler, capsule)

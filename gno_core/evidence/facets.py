@@ -1,0 +1,104 @@
+"""Facets: the separate things a goal asks about, derived from its wording alone.
+
+A capsule is complete when every facet is covered by some selected passage. Facets come from
+the goal's structure: the sides of a comparison ("A vs B", "compare A and B"), quoted strings,
+runs of capitalised words (names), and temporal signals (years, months, relative dates). A goal
+with none of these contributes its content words, one facet each, so "dependency injection
+scopes" asks for passages that mention all three between them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from gno_core.retrieval.query import STOPWORDS, words_of
+
+MAX_FACETS = 16
+MAX_FACET_CHARS = 200
+#: A passage word covers a facet word when it starts with it and is at most this much longer
+#: ("scope" covers "scopes", "scoped"): a stemmer-free plural and tense rule.
+_SUFFIX_SLACK = 3
+_MIN_STEM = 4
+
+_COMPARISON = re.compile(r"\s+(?:vs\.?|versus|compared (?:to|with)|against)\s+", re.IGNORECASE)
+_COMPARE = re.compile(r"^\s*compare\s+(.+?)\s+(?:and|with|to)\s+(.+?)\s*[?.!]*\s*$", re.IGNORECASE)
+_QUOTED = re.compile(r"\"([^\"]{1,200})\"|“([^”]{1,200})”|'([^']{2,200})'")
+_CAPITALISED = re.compile(
+    r"\b(?:[A-Z][\w-]*[a-z0-9][\w-]*|[A-Z]{2,})(?:\s+(?:[A-Z][\w-]*|[A-Z]{2,}))*"
+)
+_TEMPORAL = re.compile(
+    r"\b(?:(?:19|20)\d{2}(?:-\d{2}(?:-\d{2})?)?|"
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+    r"(?:\s+(?:19|20)\d{2})?|q[1-4](?:\s+(?:19|20)\d{2})?|today|yesterday|tomorrow|"
+    r"(?:last|next|this)\s+(?:week|month|quarter|year))\b",
+    re.IGNORECASE,
+)
+
+
+def derive_facets(goal: str) -> tuple[str, ...]:
+    """The goal's facets, normalised (NFC, lowercase, single spaces), deduplicated, in the
+    order they appear, at most ``MAX_FACETS``."""
+    text = unicodedata.normalize("NFC", goal)
+    found: list[str] = []
+    compare = _COMPARE.match(text)
+    if compare:
+        found.extend([compare.group(1), compare.group(2)])
+    else:
+        sides = _COMPARISON.split(text)
+        if len(sides) > 1:
+            found.extend(sides)
+    found.extend(next(g for g in m.groups() if g) for m in _QUOTED.finditer(text))
+    for m in _CAPITALISED.finditer(text):
+        run = m.group(0)
+        # "Ask Alice Smith": the word that opens a sentence is no part of the name.
+        found.append(run.partition(" ")[2] if _sentence_opening(text, m.start()) else run)
+    found.extend(m.group(0) for m in _TEMPORAL.finditer(text))
+    normalised = list(dict.fromkeys(f for f in (_normalise(x) for x in found) if f))
+    # "march" adds nothing beside "march 2026": a facet inside a longer one is dropped.
+    facets = [f for f in normalised if not any(f != g and f" {f} " in f" {g} " for g in normalised)]
+    if not facets:
+        facets = [w for w in dict.fromkeys(words_of(text)) if w not in STOPWORDS]
+    return tuple(dict.fromkeys(facets))[:MAX_FACETS]
+
+
+def facet_words(facet: str) -> tuple[str, ...]:
+    words = [w for w in words_of(facet) if w not in STOPWORDS]
+    return tuple(dict.fromkeys(words or words_of(facet)))
+
+
+def covers(facet: tuple[str, ...], passage_words: frozenset[str]) -> bool:
+    """True when every word of ``facet`` occurs in the passage (or a word that extends it by a
+    short suffix)."""
+    return all(_has(word, passage_words) for word in facet)
+
+
+def _has(word: str, passage_words: frozenset[str]) -> bool:
+    if word in passage_words:
+        return True
+    if len(word) < _MIN_STEM:
+        return False
+    return any(w.startswith(word) and len(w) - len(word) <= _SUFFIX_SLACK for w in passage_words)
+
+
+def _normalise(raw: str) -> str:
+    words = [w for w in words_of(raw) if w not in STOPWORDS and w not in _QUESTION_OPENERS]
+    words = words or words_of(raw)
+    joined = " ".join(words)
+    # A side of "compare X and Y" keeps its words; a lone stopword is no facet.
+    meaningful = any(w not in STOPWORDS and w not in _QUESTION_OPENERS for w in words)
+    return joined[:MAX_FACET_CHARS] if meaningful else ""
+
+
+def _sentence_opening(text: str, start: int) -> bool:
+    """A capitalised word that only opens the sentence is no name (``How``, ``What``)."""
+    before = text[:start].rstrip()
+    if before and before[-1] not in ".!?":
+        return False
+    word = text[start:].split(maxsplit=1)[0]
+    return word.lower() in STOPWORDS or word.lower() in _QUESTION_OPENERS
+
+
+_QUESTION_OPENERS = frozenset(
+    "compare explain describe list show tell find summarize summarise give use define ask".split()
+)
