@@ -29,8 +29,8 @@ from gno_core.ports import (
     ResidentProbe,
     SemanticModels,
     SourceTree,
-    WriteLease,
     TokenCounter,
+    WriteLease,
 )
 from gno_core.ports.lease import Cancelled
 

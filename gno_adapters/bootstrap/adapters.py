@@ -20,8 +20,8 @@ from gno_core.ports import (
     ResidentProbe,
     SemanticModels,
     SourceTree,
-    WriteLease,
     TokenCounter,
+    WriteLease,
 )
 
 __all__ = ["Adapters", "ChosenModels", "build"]

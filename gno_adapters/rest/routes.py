@@ -117,6 +117,7 @@ def register_rest(
         except Exception as exc:
             return _failure(exc)
         return await call(lambda f: f.capture(body), write=True, status=201)
+
     if "context" in capabilities:
 
         @app.post("/api/context")

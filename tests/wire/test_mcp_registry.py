@@ -90,7 +90,14 @@ def test_registry_names_and_order() -> None:
         t.name for t in registry("full", False).tools
     ]
     core = [t.name for t in registry("core", True).tools]
-    assert core == ["gno_context", "gno_search", "gno_query", "gno_get", "gno_multi_get", "gno_capture"]
+    assert core == [
+        "gno_context",
+        "gno_search",
+        "gno_query",
+        "gno_get",
+        "gno_multi_get",
+        "gno_capture",
+    ]
     assert [t.name for t in registry("core", False).tools] == core[:-1]
     assert set(core) <= CORE_READ_TOOLS | CORE_WRITE_TOOLS
 

@@ -284,7 +284,14 @@ def test_core_profile_and_write_gate_flags(spawn: Any) -> None:
     proc = spawn("--tool-profile", "core", env={"GNO_MCP_ENABLE_WRITE": "1"})
     proc.call(1, "initialize", INIT)
     names = [t["name"] for t in proc.call(2, "tools/list")["result"]["tools"]]
-    assert names == ["gno_context", "gno_search", "gno_query", "gno_get", "gno_multi_get", "gno_capture"]
+    assert names == [
+        "gno_context",
+        "gno_search",
+        "gno_query",
+        "gno_get",
+        "gno_multi_get",
+        "gno_capture",
+    ]
     assert proc.finish()[0] == 0
 
 
