@@ -53,8 +53,18 @@ if TYPE_CHECKING:
     from gno_core.contracts.evidence import CapsuleVerification, ContextCapsule
     from gno_core.contracts.requests import ContextRequest, QueryRequest
     from gno_core.contracts.similar import SimilarResults
-    from gno_core.contracts.write_requests import CaptureRequest, CreateFolderRequest
-    from gno_core.contracts.writes import CaptureReceipt, FolderResult
+    from gno_core.contracts.write_requests import (
+        AddCollectionRequest,
+        CaptureRequest,
+        ClearEmbeddingsRequest,
+        CreateFolderRequest,
+    )
+    from gno_core.contracts.writes import (
+        CaptureReceipt,
+        ClearEmbeddingsResult,
+        FolderResult,
+        RemoveResult,
+    )
     from gno_core.documents import Documents
     from gno_core.evidence.capability import Evidence
     from gno_core.health import Health
@@ -144,7 +154,11 @@ class Gno:
         from gno_core.writes.service import Writes
 
         return Writes(
-            self.handle, self._notes, self._frontmatter, lambda: self._models.embedder is not None
+            self.handle,
+            self._notes,
+            self._frontmatter,
+            self.collections,
+            lambda: self.fingerprint,
         )
 
     @cached_property
@@ -256,6 +270,17 @@ class Gno:
 
     def create_folder(self, request: CreateFolderRequest) -> FolderResult:
         return self.writes.create_folder(request)
+
+    def add_collection_at(self, request: AddCollectionRequest) -> CollectionInfo:
+        """``gno_add_collection``: a folder by path, checked against the dangerous roots."""
+        return self.writes.add_collection(request)
+
+    def remove_collection_kept(self, name: str) -> RemoveResult:
+        """``gno_remove_collection``: out of the configuration, documents kept inactive."""
+        return self.writes.remove_collection(name)
+
+    def clear_embeddings(self, request: ClearEmbeddingsRequest) -> ClearEmbeddingsResult:
+        return self.writes.clear_embeddings(request)
 
     def search(self, request: SearchRequest) -> SearchResults:
         """BM25 keyword search with filters applied before the limit."""

@@ -11,12 +11,33 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from gno_core.contracts import GetResult, MultiGetResult, Peek, SearchResults, Status, TagsList
+    from gno_core.contracts import (
+        CollectionInfo,
+        CollectionList,
+        GetResult,
+        MultiGetResult,
+        Peek,
+        SearchResults,
+        Status,
+        SyncResult,
+        TagsList,
+    )
+    from gno_core.contracts.embedding import EmbedResult, IndexResult
     from gno_core.contracts.evidence import CapsuleVerification, ContextCapsule
     from gno_core.contracts.requests import ContextRequest, QueryRequest, SearchRequest
     from gno_core.contracts.similar import SimilarResults
-    from gno_core.contracts.write_requests import CaptureRequest, CreateFolderRequest
-    from gno_core.contracts.writes import CaptureReceipt, FolderResult
+    from gno_core.contracts.write_requests import (
+        AddCollectionRequest,
+        CaptureRequest,
+        ClearEmbeddingsRequest,
+        CreateFolderRequest,
+    )
+    from gno_core.contracts.writes import (
+        CaptureReceipt,
+        ClearEmbeddingsResult,
+        FolderResult,
+        RemoveResult,
+    )
 
 __all__ = ["OPERATIONS", "Facade", "FacadeFactory"]
 
@@ -66,6 +87,52 @@ class Facade(Protocol):
 
     def context_verify(self, capsule: dict[str, Any]) -> CapsuleVerification: ...
 
+    def list_collections(self) -> CollectionList: ...
+
+    def add_collection_at(self, request: AddCollectionRequest) -> CollectionInfo: ...
+
+    def remove_collection_kept(self, name: str) -> RemoveResult: ...
+
+    def clear_embeddings(self, request: ClearEmbeddingsRequest) -> ClearEmbeddingsResult: ...
+
+    # Long runs: ``cancelled`` is checked before each file and batch; ``progress`` callbacks
+    # receive ``gno_core.indexing`` progress records.
+    def sync(
+        self,
+        collections: list[str] | None = None,
+        progress: Callable[[Any], None] | None = None,
+        *,
+        lease_wait: float = ...,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> SyncResult: ...
+
+    def embed(
+        self,
+        collections: list[str] | None = None,
+        *,
+        batch_size: int = ...,
+        force: bool = False,
+        dry_run: bool = False,
+        progress: Callable[[Any], None] | None = None,
+        lease_wait: float = ...,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> EmbedResult: ...
+
+    def index(
+        self,
+        collections: list[str] | None = None,
+        *,
+        embed: bool = True,
+        batch_size: int = ...,
+        sync_progress: Callable[[Any], None] | None = None,
+        embed_progress: Callable[[Any], None] | None = None,
+        lease_wait: float = ...,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> IndexResult: ...
+
+    @property
+    def fingerprint(self) -> str | None: ...
+
 
 FacadeFactory = Callable[[], Facade]
 
@@ -86,5 +153,12 @@ OPERATIONS: frozenset[str] = frozenset(
         "create_folder",
         "context",
         "context_verify",
+        "list_collections",
+        "add_collection_at",
+        "remove_collection_kept",
+        "clear_embeddings",
+        "sync",
+        "embed",
+        "index",
     }
 )

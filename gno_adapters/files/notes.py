@@ -224,6 +224,20 @@ class LocalNoteFiles:
         except FileNotFoundError:
             return None
 
+    def resolve_folder(self, path: str) -> str:
+        expanded = os.path.expanduser(path.strip())
+        if not os.path.isabs(expanded):
+            raise ValidationError(
+                f"The folder must be an absolute or ~ path: {path[:200]}", details={"path": path}
+            )
+        resolved = os.path.realpath(expanded)
+        if not os.path.isdir(resolved):
+            raise PathNotFoundError(f"Folder not found: {path[:200]}", details={"path": path})
+        return resolved
+
+    def home(self) -> str:
+        return os.path.expanduser("~")
+
     def make_folder(self, root: str, rel_path: str) -> bool:
         *parents, name = _segments(rel_path)
         try:

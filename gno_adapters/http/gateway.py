@@ -57,6 +57,7 @@ class Gateway:
             tools=tools,
             facades=self.pool,
             transport_status=self.resident_status,
+            job_factory=factory,
         )
         self.engine = build_engine(self.handlers)
         self.sessions = SessionStore(settings.max_sessions, settings.session_idle_seconds)

@@ -16,7 +16,9 @@ from gno_core.errors import (
     ValidationError,
 )
 
-__all__ = ["InMemoryNoteFiles"]
+__all__ = ["HOME", "InMemoryNoteFiles"]
+
+HOME = "/home/user"
 
 
 class InMemoryNoteFiles:
@@ -74,6 +76,20 @@ class InMemoryNoteFiles:
         written = self._tree.file_at(path)
         assert written is not None
         return dataclasses.replace(written, rel_path=rel_path)
+
+    def resolve_folder(self, path: str) -> str:
+        expanded = HOME + path[1:] if path.startswith("~") else path
+        if not expanded.startswith("/"):
+            raise ValidationError(
+                f"The folder must be an absolute or ~ path: {path}", details={"path": path}
+            )
+        folder = posixpath.normpath(expanded)
+        if folder != "/" and not self._tree.is_dir(folder):
+            raise PathNotFoundError(f"Folder not found: {path}", details={"path": path})
+        return folder
+
+    def home(self) -> str:
+        return HOME
 
     def make_folder(self, root: str, rel_path: str) -> bool:
         path = self._path(root, rel_path)

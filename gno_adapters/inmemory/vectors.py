@@ -63,6 +63,9 @@ class InMemoryVectors:
             del space[key]
         return len(doomed)
 
+    def fingerprints(self) -> list[str]:
+        return sorted(f for f, space in self._s.vectors.items() if space)
+
     def has_vectors(self, fingerprint: str) -> bool:
         return bool(self._s.vectors.get(fingerprint))
 

@@ -76,6 +76,40 @@ FULL_DESCRIPTIONS: dict[str, str] = {
         "to the collection; without one the note goes to inbox/YYYY-MM-DD/. Embedding is a "
         "separate step (gno_embed)."
     ),
+    "gno_add_collection": (
+        "Add a folder as a new collection and start indexing it (write-enabled). Refuses "
+        "dangerous roots (/, the home folder, system folders, ~/.config, ~/.ssh ...). Returns "
+        "the collection and the job id of its first sync; poll it with gno_job_status."
+    ),
+    "gno_create_folder": (
+        "Create a folder inside an existing collection (write-enabled). The name is one "
+        "folder; parentPath is relative to the collection and never leaves it."
+    ),
+    "gno_sync": (
+        "Reindex one or all collections (write-enabled): new, changed and removed files. "
+        "Answers when the sync is done; cancelling the call stops it at the next file."
+    ),
+    "gno_embed": (
+        "Generate embeddings for unembedded chunks (write-enabled). Runs as background job; "
+        "poll it with gno_job_status. Fails fast when no embedding model is installed."
+    ),
+    "gno_clear_collection_embeddings": (
+        "Clear stale or all embeddings for one collection (write-enabled). stale drops the "
+        "vectors of models other than the current one; all drops every vector of it."
+    ),
+    "gno_index": (
+        "Full index: sync files + generate embeddings (write-enabled). Runs as background "
+        "job with phases sync then embed; poll it with gno_job_status."
+    ),
+    "gno_remove_collection": (
+        "Remove a collection from config (write-enabled). Indexed data is retained (inactive) "
+        "and the files are never touched."
+    ),
+    "gno_job_status": (
+        "Get status of a background job: type, status, phase and progress, and its result "
+        "or error once finished. Jobs are kept for an hour."
+    ),
+    "gno_list_jobs": "List active and recent jobs (newest first).",
     "gno_similar": (
         "Find documents semantically similar to one document, using the average of its chunk "
         "embeddings. Works on documents that have embeddings; results carry uri, docid, title "

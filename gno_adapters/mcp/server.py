@@ -35,7 +35,8 @@ class GnoHandlers:
     ``capabilities`` names the facade operations the factory's facades offer (default: all of
     ``gno_core.surface.Facade``); a tool that ``requires`` another is not registered.
     ``transport_status`` is how the serving transport reports itself in ``gno_status`` (the
-    core reports a direct caller)."""
+    core reports a direct caller). ``job_factory`` builds the facade a job runs on (its own,
+    on its own thread; default ``facade_factory``)."""
 
     def __init__(
         self,
@@ -47,6 +48,7 @@ class GnoHandlers:
         tools: tuple[ToolDef, ...] | None = None,
         facades: Facades | None = None,
         transport_status: TransportStatus | None = None,
+        job_factory: FacadeFactory | None = None,
     ) -> None:
         self.profile = parse_profile(profile)
         self.enable_write = enable_write
@@ -54,6 +56,11 @@ class GnoHandlers:
         self.capabilities = frozenset(capabilities)
         self.transport_status = transport_status
         self._tools = tools
+        from gno_adapters.mcp.jobs import Jobs
+
+        #: One job manager per server process (stdio process or resident gateway): its jobs
+        #: outlive the session that started them; ``close`` cancels the running one.
+        self.jobs = Jobs(job_factory or facade_factory)
         self._registry: ToolRegistry | None = None
         self._lock = threading.Lock()
 
@@ -88,7 +95,7 @@ class GnoHandlers:
         tool = self.registry.get(name)
         if tool is None:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}", {"tool": name})
-        call = ToolCall(ctx, arguments, self.facades, self.transport_status)
+        call = ToolCall(ctx, arguments, self.facades, self.transport_status, self.jobs)
         return lambda: self._run_tool(tool, call)
 
     def _run_tool(self, tool: ToolDef, call: ToolCall) -> JSONObject:
@@ -123,6 +130,7 @@ class GnoHandlers:
         import gno_core.contracts.requests  # noqa: F401
 
     def close(self) -> None:
+        self.jobs.close()
         self.facades.close()
 
 

@@ -216,6 +216,14 @@ class ApswVectors:
         )
         return [PendingChunk(r[0], int(r[1]), r[2], int(r[3]), r[4]) for r in rows]
 
+    def fingerprints(self) -> list[str]:
+        rows = self._db.rows(
+            "listing vector fingerprints",
+            "SELECT DISTINCT fingerprint FROM content_vectors ORDER BY fingerprint",
+            (),
+        )
+        return [str(r[0]) for r in rows]
+
     def has_vectors(self, fingerprint: str) -> bool:
         rows = self._db.rows(
             "looking for vectors",

@@ -87,7 +87,6 @@ class RemoveResult(WireModel):
     path: str
     removed: bool
     documents_retained: bool
-    deactivated_documents: int = Field(ge=0)
 
 
 class FolderResult(WireModel):

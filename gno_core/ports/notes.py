@@ -31,6 +31,16 @@ class NoteFiles(Protocol):
         target is a symlink or not a folder; ``PATH_NOT_FOUND`` when ``root`` is missing."""
         ...
 
+    def resolve_folder(self, path: str) -> str:
+        """``path`` (absolute or ``~``-expanded) as an absolute folder with links resolved, for a
+        new collection root; ``PATH_NOT_FOUND`` when it is not a folder, ``VALIDATION`` when it
+        is relative."""
+        ...
+
+    def home(self) -> str:
+        """The user's home folder (the collection-root rules refuse it and its key stores)."""
+        ...
+
     def make_folder(self, root: str, rel_path: str) -> bool:
         """Create the folder ``rel_path`` (and missing parents); False when it already existed.
         ``INVALID_PATH`` through a symlink or over a file."""

@@ -74,6 +74,11 @@ class VectorIndex(Protocol):
         ``collections`` when given); returns how many were dropped."""
         ...
 
+    def fingerprints(self) -> list[str]:
+        """Every fingerprint with at least one stored vector, sorted (the current model's and
+        the stale ones of models used before)."""
+        ...
+
     def has_vectors(self, fingerprint: str) -> bool:
         """Whether any vector of ``fingerprint`` is stored (cheap; active or not)."""
         ...

@@ -11,9 +11,26 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from gno_core.config import CollectionConfig, GnoConfig
-from gno_core.contracts.write_requests import CaptureRequest, CreateFolderRequest
-from gno_core.contracts.writes import CaptureReceipt, FolderResult, StepState
-from gno_core.defaults import CAPTURE_WRITE_WAIT_SECONDS, TOOL_WRITE_WAIT_SECONDS
+from gno_core.contracts import CollectionInfo
+from gno_core.contracts.write_requests import (
+    AddCollectionRequest,
+    CaptureRequest,
+    ClearEmbeddingsRequest,
+    CreateFolderRequest,
+)
+from gno_core.contracts.writes import (
+    CaptureReceipt,
+    ClearEmbeddingsResult,
+    FolderResult,
+    RemoveResult,
+    StepState,
+)
+from gno_core.defaults import (
+    CAPTURE_WRITE_WAIT_SECONDS,
+    DEFAULT_EXCLUDES,
+    DEFAULT_PATTERN,
+    TOOL_WRITE_WAIT_SECONDS,
+)
 from gno_core.domain import SourceFile, SyncBatch
 from gno_core.errors import (
     CaptureSyncFailedError,
@@ -22,9 +39,11 @@ from gno_core.errors import (
     InvalidPathError,
     ValidationError,
 )
-from gno_core.identity import make_docid, make_uri
+from gno_core.identity import make_docid, make_uri, normalize_collection_name
 from gno_core.index_handle import IndexHandle, require_collection
+from gno_core.indexing.collections import Collections
 from gno_core.indexing.ingest import build_document
+from gno_core.indexing.roots import check_collection_root, default_collection_name
 from gno_core.links.resolve import resolve_pending
 from gno_core.ports import Cancelled, FrontmatterParser, NoteFiles
 from gno_core.writes.capture import (
@@ -49,12 +68,17 @@ class Writes:
         handle: IndexHandle,
         notes: NoteFiles,
         parser: FrontmatterParser,
-        has_embedder: Callable[[], bool],
+        collections: Collections,
+        fingerprint: Callable[[], str | None],
     ) -> None:
         self.handle = handle
         self._notes = notes
         self._parser = parser
-        self._has_embedder = has_embedder
+        self._collections = collections
+        self._fingerprint = fingerprint
+
+    def _has_embedder(self) -> bool:
+        return self._fingerprint() is not None
 
     def capture(
         self,
@@ -194,3 +218,49 @@ class Writes:
             abs_path=collection.path.rstrip("/") + "/" + rel_path,
             created=created,
         )
+
+    def add_collection(self, request: AddCollectionRequest) -> CollectionInfo:
+        """Register ``request.path`` as a collection: the folder must exist and be no
+        dangerous root (``/``, home, system folders, ``~/.config`` ...; the spec's Collection
+        Root Validation, with no override here)."""
+        if request.git_pull:
+            raise ValidationError(
+                "gitPull is not supported: pull the repository yourself, then sync",
+                details={"field": "gitPull"},
+            )
+        from gno_core.config import CollectionConfig
+
+        path = self._notes.resolve_folder(request.path)
+        check_collection_root(path, self._notes.home())
+        name = normalize_collection_name(request.name or default_collection_name(path))
+        config = CollectionConfig(
+            name=name,
+            path=path,
+            pattern=request.pattern or DEFAULT_PATTERN,
+            include=tuple(request.include),
+            exclude=tuple(request.exclude) if request.exclude else DEFAULT_EXCLUDES,
+        )
+        with self.handle.writing(TOOL_WRITE_WAIT_SECONDS):
+            if not self.handle.config.exists():
+                self._collections.init()
+            return self._collections.add(config)
+
+    def remove_collection(self, name: str) -> RemoveResult:
+        """Forget the collection; its documents stay in the index, inactive, until it is
+        added again (and the files are never touched)."""
+        with self.handle.writing(TOOL_WRITE_WAIT_SECONDS):
+            info = self._collections.remove(name)
+        return RemoveResult(
+            collection=info.name, path=info.path, removed=True, documents_retained=True
+        )
+
+    def clear_embeddings(self, request: ClearEmbeddingsRequest) -> ClearEmbeddingsResult:
+        """Drop the collection's vectors of other models than the current one (``stale``) or
+        of every model (``all``); the documents stay and can be embedded again."""
+        collection = self.handle.collection(request.collection)
+        current = self._fingerprint()
+        with self.handle.writing(TOOL_WRITE_WAIT_SECONDS):
+            vectors = self.handle.index.vectors
+            doomed = [f for f in vectors.fingerprints() if request.mode == "all" or f != current]
+            deleted = sum(vectors.delete_vectors(f, (collection.name,)) for f in doomed)
+        return ClearEmbeddingsResult(collection=collection.name, mode=request.mode, deleted=deleted)

@@ -12,7 +12,13 @@ import pytest
 from gno_adapters.files.notes import TEMP_PREFIX, LocalNoteFiles
 from gno_adapters.inmemory.notes import InMemoryNoteFiles
 from gno_adapters.inmemory.tree import InMemorySourceTree
-from gno_core.errors import DuplicateError, InvalidPathError, NotFoundError, PathNotFoundError
+from gno_core.errors import (
+    DuplicateError,
+    InvalidPathError,
+    NotFoundError,
+    PathNotFoundError,
+    ValidationError,
+)
 from gno_core.ports import NoteFiles
 
 
@@ -61,6 +67,17 @@ def test_folders(files: tuple[NoteFiles, str]) -> None:
     notes.create(root, "p/q/n.md", b"x", replace=False)
     with pytest.raises(InvalidPathError):
         notes.make_folder(root, "p/q/n.md")
+
+
+def test_resolve_folder(files: tuple[NoteFiles, str]) -> None:
+    notes, root = files
+    notes.make_folder(root, "sub")
+    assert notes.resolve_folder(root + "/sub/") == root + "/sub"
+    with pytest.raises(PathNotFoundError):
+        notes.resolve_folder(root + "/missing")
+    with pytest.raises(ValidationError):
+        notes.resolve_folder("relative/dir")
+    assert notes.home().startswith("/")
 
 
 def test_symlinked_folders_are_never_followed(tmp_path: Path) -> None:

@@ -242,6 +242,9 @@ def test_counts_report_embedded_chunks_of_one_space(store: Store) -> None:
     assert store.vectors.vector_count(FP) == 2
     assert store.vectors.has_vectors(FP) and store.vectors.has_vectors(OTHER_FP)
     assert not store.vectors.has_vectors("d" * 64)
+    assert store.vectors.fingerprints() == sorted([FP, OTHER_FP])
+    store.vectors.delete_vectors(OTHER_FP)
+    assert store.vectors.fingerprints() == [FP]
 
 
 def test_put_replaces_and_skips_unknown_chunks(store: Store) -> None:

@@ -21,8 +21,8 @@ def peer() -> Peer:
     return made
 
 
-def call(peer: Peer, name: str, **arguments: Any) -> dict[str, Any]:
-    result: dict[str, Any] = peer.request("tools/call", {"name": name, "arguments": arguments})[
+def call(peer: Peer, tool: str, **arguments: Any) -> dict[str, Any]:
+    result: dict[str, Any] = peer.request("tools/call", {"name": tool, "arguments": arguments})[
         "result"
     ]
     return result

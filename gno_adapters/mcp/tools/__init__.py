@@ -10,7 +10,18 @@ from gno_adapters.mcp.tools.health import PEEK, STATUS
 from gno_adapters.mcp.tools.search import SEARCH
 from gno_adapters.mcp.tools.semantic import QUERY, SIMILAR, VSEARCH
 from gno_adapters.mcp.tools.tags import LIST_TAGS
-from gno_adapters.mcp.tools.writes import CAPTURE
+from gno_adapters.mcp.tools.writes import (
+    ADD_COLLECTION,
+    CAPTURE,
+    CLEAR_EMBEDDINGS,
+    CREATE_FOLDER,
+    EMBED,
+    INDEX,
+    JOB_STATUS,
+    LIST_JOBS,
+    REMOVE_COLLECTION,
+    SYNC,
+)
 
 #: Every tool gno knows, in registry order (the spec's Tools section order).
 ALL_TOOLS: tuple[ToolDef, ...] = (
@@ -26,6 +37,15 @@ ALL_TOOLS: tuple[ToolDef, ...] = (
     CAPTURE,
     LIST_TAGS,
     SIMILAR,
+    ADD_COLLECTION,
+    CREATE_FOLDER,
+    SYNC,
+    EMBED,
+    CLEAR_EMBEDDINGS,
+    INDEX,
+    REMOVE_COLLECTION,
+    JOB_STATUS,
+    LIST_JOBS,
 )
 
 __all__ = ["ALL_TOOLS"]

@@ -12,6 +12,7 @@ from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_core.surface import Facade
 
 if TYPE_CHECKING:
+    from gno_adapters.mcp.jobs import Jobs
     from gno_core.contracts import ResidentStatus, WireModel
 
 #: How the serving transport reports itself in ``status`` (stdio, a resident gateway ...).
@@ -27,6 +28,7 @@ class ToolCall:
     arguments: JSONObject
     facades: Facades
     transport_status: TransportStatus | None = None
+    jobs: Jobs | None = None
 
     @property
     def facade(self) -> Facade:
