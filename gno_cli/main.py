@@ -85,6 +85,8 @@ COMMAND_MODULES: dict[str, str] = {
     "get": "docs",
     "multi-get": "docs",
     "ls": "docs",
+    "links": "links",
+    "backlinks": "links",
     "status": "health",
     "peek": "health",
     "tags": "health",

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     )
     from gno_core.contracts.embedding import EmbedResult, IndexResult
     from gno_core.contracts.evidence import CapsuleVerification, ContextCapsule
+    from gno_core.contracts.links import BacklinksResult, LinksResult
     from gno_core.contracts.requests import ContextRequest, QueryRequest
     from gno_core.contracts.similar import SimilarResults
     from gno_core.contracts.write_requests import (
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
     from gno_core.indexing.embedding import EmbedProgress
     from gno_core.indexing.runs import IndexRuns
     from gno_core.indexing.sync import SyncProgress
+    from gno_core.links.reads import Links
     from gno_core.retrieval.modes import Retrieval
     from gno_core.writes.service import Writes
 
@@ -160,6 +162,12 @@ class Gno:
             self.collections,
             lambda: self.fingerprint,
         )
+
+    @cached_property
+    def linking(self) -> Links:
+        from gno_core.links.reads import Links
+
+        return Links(self.handle, lambda: self.documents)
 
     @cached_property
     def health(self) -> Health:
@@ -327,6 +335,14 @@ class Gno:
 
     def tags(self, collection: str | None = None, prefix: str | None = None) -> TagsList:
         return self.documents.tags(collection, prefix)
+
+    def links(self, ref: str, *, link_type: str | None = None) -> LinksResult:
+        """Outgoing links of one document (``wiki`` or ``markdown`` only when given)."""
+        return self.linking.links(ref, link_type)
+
+    def backlinks(self, ref: str, *, collection: str | None = None) -> BacklinksResult:
+        """Links of other documents to one document (from ``collection`` only when given)."""
+        return self.linking.backlinks(ref, collection)
 
     def status(self) -> Status:
         return self.health.status()

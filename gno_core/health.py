@@ -19,6 +19,7 @@ from gno_core.contracts import (
     StatusCapabilities,
 )
 from gno_core.index_handle import IndexHandle
+from gno_core.links.reads import link_totals
 from gno_core.ports import ResidentProbe
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.version import __version__
@@ -89,6 +90,7 @@ class Health:
             # How this process serves is the transport's to say: a stdio server or a resident
             # gateway replaces this with its own ``ResidentStatus``.
             resident=ResidentStatus(mode="direct-cli", resident=False),
+            links=link_totals(index.links.counts()),
         )
 
     def peek(self) -> Peek:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     )
     from gno_core.contracts.embedding import EmbedResult, IndexResult
     from gno_core.contracts.evidence import CapsuleVerification, ContextCapsule
+    from gno_core.contracts.links import BacklinksResult, LinksResult
     from gno_core.contracts.requests import ContextRequest, QueryRequest, SearchRequest
     from gno_core.contracts.similar import SimilarResults
     from gno_core.contracts.write_requests import (
@@ -86,6 +87,9 @@ class Facade(Protocol):
     def context(self, request: ContextRequest) -> ContextCapsule: ...
 
     def context_verify(self, capsule: dict[str, Any]) -> CapsuleVerification: ...
+    def links(self, ref: str, *, link_type: str | None = None) -> LinksResult: ...
+
+    def backlinks(self, ref: str, *, collection: str | None = None) -> BacklinksResult: ...
 
     def list_collections(self) -> CollectionList: ...
 
@@ -160,5 +164,7 @@ OPERATIONS: frozenset[str] = frozenset(
         "sync",
         "embed",
         "index",
+        "links",
+        "backlinks",
     }
 )

@@ -110,6 +110,18 @@ FULL_DESCRIPTIONS: dict[str, str] = {
         "or error once finished. Jobs are kept for an hour."
     ),
     "gno_list_jobs": "List active and recent jobs (newest first).",
+    "gno_links": (
+        "List the outgoing links of one document: wiki links, embeds, Markdown links and "
+        "frontmatter relations, as extracted at the last sync. Each link carries its target, "
+        "anchor, line and column, and the documents it resolves to with a confidence "
+        "(explicit, inferred or ambiguous); filter by type (wiki or markdown)."
+    ),
+    "gno_backlinks": (
+        "List the documents that link to one document, as resolved at the last sync. Each "
+        "backlink carries the source uri and title, the line and column of the mention, a "
+        "snippet of the line around it and the confidence of the resolution; filter source "
+        "documents by collection."
+    ),
     "gno_similar": (
         "Find documents semantically similar to one document, using the average of its chunk "
         "embeddings. Works on documents that have embeddings; results carry uri, docid, title "

@@ -1,11 +1,13 @@
 """REST routes: ``GET /api/status``, ``POST /api/search``, ``POST /api/query``, ``GET /api/doc``,
-``POST /api/context`` and ``POST /api/context/verify`` (body ``{"capsule": ...}``), and the
-write routes (``POST /api/capture``), which answer 403 ``WRITE_DISABLED`` unless the gateway
-was started with write access (``--mcp-enable-write`` / ``gateway.enableWrite``).
+``GET /api/links``, ``GET /api/backlinks``, ``POST /api/context`` and ``POST /api/context/verify``
+(body ``{"capsule": ...}``), and the write routes (``POST /api/capture``), which answer 403
+``WRITE_DISABLED`` unless the gateway was started with write access (``--mcp-enable-write`` /
+``gateway.enableWrite``).
 
 Bodies and answers are the contracts the CLI prints with ``--json`` (``status@1.0``,
-``search-results@1.0``, ``get@1.0``), camelCase in and out. Failures are the ``error@1.0``
-envelope with an HTTP status from one table. Facade calls run on the gateway's worker threads;
+``search-results@1.0``, ``get@1.0``, ``links@1.0``, ``backlinks@1.0``), camelCase in and out;
+the document reads take their request fields from the query string (``?ref=...&type=wiki``).
+Failures are the ``error@1.0`` envelope with an HTTP status from one table. Facade calls run on the gateway's worker threads;
 the boundary (Host, Origin, peer, bearer, size, rate, admission) has already run.
 ``/api/query`` exists when the facade offers ``query`` (the caller says so in ``capabilities``).
 """
@@ -160,6 +162,35 @@ def register_rest(
         return await call(
             lambda f: f.get(got.ref, from_line=got.from_line, line_count=got.line_count)
         )
+
+    if "links" in capabilities:
+
+        @app.get("/api/links")
+        async def links() -> Response:
+            from gno_core.contracts.requests import LinksRequest
+
+            try:
+                got = LinksRequest.model_validate(_query_fields(LinksRequest))
+            except Exception as exc:
+                return _failure(exc)
+            return await call(lambda f: f.links(got.ref, link_type=got.link_type))
+
+    if "backlinks" in capabilities:
+
+        @app.get("/api/backlinks")
+        async def backlinks() -> Response:
+            from gno_core.contracts.requests import BacklinksRequest
+
+            try:
+                got = BacklinksRequest.model_validate(_query_fields(BacklinksRequest))
+            except Exception as exc:
+                return _failure(exc)
+            return await call(lambda f: f.backlinks(got.ref, collection=got.collection))
+
+
+def _query_fields(model: Any) -> dict[str, Any]:
+    """The request fields of ``model`` in the query string, by alias; empty values are absent."""
+    return {k: v for k, v in model_arguments(model, request.args).items() if v != ""}
 
 
 def _require_write(enabled: bool) -> None:

@@ -38,6 +38,13 @@ def run_status(ctx: Context) -> int:
         emit(f"  {c.name}: {c.document_count} docs, {c.chunk_count} chunks{extra}  ({c.path})")
     if not s.collections:
         emit("No collections yet: gno collection add <folder>")
+    if s.links is not None:
+        k = s.links
+        types = ", ".join(f"{name} {n}" for name, n in k.edge_types.items()) or "none"
+        emit(
+            f"Links: {k.total} ({k.resolved} resolved, {k.ambiguous} ambiguous, "
+            f"{k.unresolved} unresolved, {k.external} external)  Edge types: {types}"
+        )
     if s.recent_errors:
         emit("Recent errors:")
         for e in s.recent_errors:

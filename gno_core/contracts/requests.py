@@ -285,6 +285,24 @@ class SimilarRequest(Request):
     )
 
 
+class LinksRequest(Request):
+    """Outgoing links of one document (``Gno.links``)."""
+
+    ref: Annotated[DocRef, Cli(help="gno:// URI, collection/path or #docid")]
+    link_type: Annotated[
+        Literal["wiki", "markdown"] | None, Cli(flags=("--type",), help="only wiki or markdown")
+    ] = Field(default=None, alias="type", description="Filter by link type")
+
+
+class BacklinksRequest(Request):
+    """Links of other documents to one document (``Gno.backlinks``)."""
+
+    ref: Annotated[DocRef, Cli(help="gno:// URI, collection/path or #docid")]
+    collection: Annotated[
+        str | None, Cli(flags=("-c", "--collection"), help="only links from this collection")
+    ] = Field(default=None, description="Filter source documents by collection")
+
+
 class TagsRequest(Request):
     """Tags with their document counts (``Gno.tags``)."""
 

@@ -7,6 +7,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from gno_core.contracts.base import WireModel
+from gno_core.contracts.links import LinkTotals
 
 
 class CollectionStatus(WireModel):
@@ -95,6 +96,7 @@ class Status(WireModel):
     chunking: ChunkingPolicy
     fts_tokenizer: str
     resident: ResidentStatus
+    links: LinkTotals | None = None
 
 
 class PeekCounts(WireModel):

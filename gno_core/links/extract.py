@@ -35,7 +35,7 @@ from gno_core.domain import (
     WIKILINK,
     ExtractedLink,
 )
-from gno_core.links.names import link_keys
+from gno_core.links.names import label_first_target, link_keys
 
 __all__ = ["MAX_LINKS", "extract_links", "snake_case"]
 
@@ -45,7 +45,7 @@ MAX_LINKS = 20_000
 CONTEXT_CHARS = 160
 
 _MASK = "\x00"
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_FENCE_OPEN = re.compile(r"^([ \t]*)(`{3,}|~{3,})(.*)$")
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _REF_DEF = re.compile(
     r"^ {0,3}\[((?:[^\[\]\\\x00]|\\.){1,999})\]:[ \t]*(<[^<>\n]*>|[^\s\x00]+)"
@@ -110,7 +110,7 @@ def _prose_lines(lines: list[str], start: int) -> tuple[list[tuple[int, str, str
     code, comments and math masked; and the reference definitions (label -> destination)."""
     prose: list[tuple[int, str, str]] = []
     definitions: dict[str, str] = {}
-    fence: tuple[str, int] | None = None
+    fence: tuple[str, int, int] | None = None  # character, length, indentation
     in_math = in_comment = in_list = False
     prev_blank = prev_code = True
     for index in range(start - 1, len(lines)):
@@ -121,17 +121,22 @@ def _prose_lines(lines: list[str], start: int) -> tuple[list[tuple[int, str, str
             prose.append((index + 1, line, masked))
             continue
         if fence is not None:
-            close = line.lstrip(" ")
+            close = line.lstrip(" \t")
             if (
-                len(line) - len(close) <= 3
+                len(line) - len(close) <= fence[2] + 3
                 and close.startswith(fence[0] * fence[1])
                 and not close.strip(fence[0]).strip()
             ):
                 fence = None
             continue
         opened = _FENCE_OPEN.match(line)
-        if opened and not (opened.group(1)[0] == "`" and "`" in opened.group(2)):
-            fence = (opened.group(1)[0], len(opened.group(1)))
+        # Inside a list item a fence is indented like the item's text (Dendron, Obsidian).
+        if (
+            opened
+            and (len(opened.group(1)) <= 3 or in_list)
+            and not (opened.group(2)[0] == "`" and "`" in opened.group(3))
+        ):
+            fence = (opened.group(2)[0], len(opened.group(2)), len(opened.group(1)))
             prev_blank, prev_code = False, False
             continue
         if in_math:
@@ -322,7 +327,8 @@ def _wiki_links(lineno: int, line: str, masked: str, found: list[tuple[int, Extr
         # ``[[a [[b]]``: the innermost opener starts the link
         i = max(i, masked.rfind("[[", i + 2, close))
         inner = masked[i + 2 : close]
-        if _escaped(masked, i) or _MASK in inner or not inner.strip():
+        # Inline code inside the brackets is part of the label (``[[`cmd`|note]]``).
+        if _escaped(masked, i) or not inner.strip():
             i = masked.find("[[", i + 2)
             continue
         embed = i > 0 and masked[i - 1] == "!" and not _escaped(masked, i - 1)
@@ -364,8 +370,10 @@ def _wiki(
         qualified = _QUALIFIED.match(target)
         if qualified:
             collection, target = qualified.group(1), qualified.group(2).strip()
-    if not target:
+    if not target and not (bar and label_first_target(alias)):
         return None  # ``[[#heading]]``: a place in this document
+    if bar and alias.strip().startswith("#") and not target.startswith("#"):
+        return None  # ``[[label|#heading]]``, Dendron's order: a place in this document
     return _link(
         lineno,
         line,

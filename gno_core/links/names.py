@@ -91,6 +91,7 @@ def link_keys(link: ExtractedLink, source_rel_path: str) -> tuple[str, ...]:
         if path is None:
             continue
         bare = strip_markdown_extension(path)
+        keys.extend((fold(path), fold(posixpath.basename(path))))
         keys.extend((fold(bare), fold(posixpath.basename(bare))))
         if link.link_type != MARKDOWN:
             keys.append(fold(text))

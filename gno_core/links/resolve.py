@@ -3,27 +3,30 @@
 Rules, tried in order; the first that finds a document decides (a link never resolves outside
 its collection, or the collection it names with ``[[collection:target]]`` / ``gno://``):
 
-1. ``path`` - the target is a document's relative path, exactly, with or without its Markdown
-   extension (wiki links from the collection root, Markdown links from the source's folder or,
-   with a leading ``/``, from the root): **explicit**.
-2. ``name`` - a bare name (no ``/``) equal to a document's file name without extension, as
-   Obsidian, Foam and Dendron mean ``[[note]]``: **explicit** when exactly one document has
-   that name with the same case, **inferred** when it matches only case-insensitively (NFC).
-3. ``path-nocase`` - the path matches case-insensitively: **inferred**.
-4. ``dendron`` - ``[[a.b]]`` names ``a/b.md`` (Dendron's dotted hierarchy): **inferred**.
-5. ``title`` and 6. ``alias`` - a document's frontmatter/heading title or one of its
-   ``aliases``, case-insensitively: **inferred**.
+1. ``path`` - the target is a document's relative path, exactly, as written or with a Markdown
+   extension added (wiki links from the collection root, Markdown links from the source's
+   folder or, with a leading ``/``, from the root): **explicit**.
+2. ``name`` - a bare name (no ``/``) equal to a document's file name without extension, with
+   the same case, as Obsidian, Foam and Dendron mean ``[[note]]``: **explicit**.
+3. ``name`` again, case-insensitively (NFC), then ``path-nocase`` (the path,
+   case-insensitively) and ``dendron`` (``[[a.b]]`` names ``a/b.md``, Dendron's dotted
+   hierarchy): **inferred**.
+4. ``title`` and ``alias`` - a document's title or one of its frontmatter ``aliases``,
+   case-insensitively: **inferred**. Titles only for a link without ``|``.
 
-Several documents under the deciding rule: **ambiguous**, all of them kept. A wiki link
-``[[a|b]]`` whose ``a`` matches no path or name (rules 1-4) is tried with ``b`` under rules 1-4
-before titles and aliases are looked at (Dendron writes the label first, and its labels are
-often some other note's title): what that finds is **inferred** at best, its method suffixed
-``+label-first``. Nothing found: **unresolved** (kept, listed).
+Several documents under the deciding rule: **ambiguous**, all of them kept. In a wiki link
+``[[a|b]]`` either half can be the target (Obsidian writes the target first, Dendron second):
+rules 1-2 are tried on ``a`` then ``b``, then rule 3 on ``a`` then ``b`` (``b`` first when it
+can only be a target: a ``dendron://`` reference, one with an ``#anchor`` or a dotted
+hierarchy name); what ``b`` finds
+is **inferred** at best, its method suffixed ``+label-first``. Nothing found: **unresolved**
+(kept, listed).
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
@@ -48,6 +51,7 @@ from gno_core.ports.links import LinkStore
 
 __all__ = ["RESOLVE_BATCH", "resolve_link", "resolve_pending"]
 
+_HIERARCHY = re.compile(r"[\w-]+(?:\.[\w-]+)+")
 #: Pending links resolved per store round trip.
 RESOLVE_BATCH = 5000
 
@@ -62,64 +66,92 @@ def resolve_link(
     by_name: dict[tuple[str, str], list[DocRef]] = defaultdict(list)
     for hit in hits:
         by_name[(hit.kind, hit.key)].append(hit.document)
-    found = _resolve_text(link, source, link.target_ref, by_name, label_first=False, titles=False)
-    if not found and link.link_type != MARKDOWN and link.alias:
-        written = label_first_target(link.alias)
-        found = _resolve_text(link, source, written, by_name, label_first=True, titles=False)
-    if not found:
-        found = _resolve_text(
-            link, source, link.target_ref, by_name, label_first=False, titles=True
-        )
-    return found
+    halves = [(link.target_ref, False)]
+    if link.link_type != MARKDOWN and link.alias:
+        halves.append((label_first_target(link.alias), True))
+        if _names_a_target(link.alias):
+            halves.reverse()
+    for strict in (True, False):
+        for written, label_first in halves:
+            path = target_path(link, source.rel_path, written)
+            if path is None:
+                continue
+            found = _structural(path, by_name, strict=strict, label_first=label_first)
+            if found:
+                return found
+    # Titles only for a bare ``[[Title]]``: in ``[[a|b]]`` one half is a label, and labels are
+    # often some other note's title.
+    kinds = ("alias",) if link.alias else ("title", "alias")
+    if link.link_type != MARKDOWN:
+        for kind in kinds:
+            docs = by_name.get((kind, fold(link.target_ref)), [])
+            if docs:
+                return _decide(docs, kind, sure=False, label_first=False)
+    return ()
 
 
-def _resolve_text(
-    link: ExtractedLink,
-    source: DocRef,
-    written: str,
+def _names_a_target(half: str) -> bool:
+    """A second half that can only be a target: a ``dendron://`` reference, one carrying an
+    ``#anchor`` (labels do not) or a dotted hierarchy name (``dendron.topic.tags``)."""
+    return (
+        half.startswith("dendron://")
+        or ("#" in half and not half.startswith("#"))
+        or _HIERARCHY.fullmatch(half) is not None
+    )
+
+
+def _decide(
+    docs: Sequence[DocRef], method: str, *, sure: bool, label_first: bool
+) -> tuple[LinkTarget, ...]:
+    unique = list({(d.collection, d.rel_path): d for d in docs}.values())
+    if len(unique) > 1:
+        confidence = AMBIGUOUS
+    else:
+        confidence = EXPLICIT if sure and not label_first else INFERRED
+    ordered = sorted(unique, key=lambda d: (d.collection, d.rel_path))
+    suffix = "+label-first" if label_first else ""
+    return tuple(LinkTarget(d, confidence, method + suffix) for d in ordered)
+
+
+def _structural(
+    path: str,
     by_name: dict[tuple[str, str], list[DocRef]],
     *,
+    strict: bool,
     label_first: bool,
-    titles: bool,
 ) -> tuple[LinkTarget, ...]:
-    """Rules 1-4 (``titles`` False) or 5-6 (``titles`` True) for the target ``written``."""
-    path = target_path(link, source.rel_path, written)
-    if path is None:
-        return ()
+    """Rules 1-2 (``strict``: exact path, same-case name) or 3-4 (case-insensitive name and
+    path, Dendron hierarchy) for the collection path ``path``. The path as written is tried
+    before the path without its Markdown extension (``[[a.markdown]]`` is a note called
+    ``a.markdown`` before it is ``a``)."""
     bare = strip_markdown_extension(path)
-    folded = fold(bare)
-    exact = {path, bare, *(bare + ext for ext in MARKDOWN_EXTENSIONS)}
-    suffix = "+label-first" if label_first else ""
-
-    def decide(docs: Sequence[DocRef], method: str, sure: bool) -> tuple[LinkTarget, ...]:
-        unique = list({(d.collection, d.rel_path): d for d in docs}.values())
-        if len(unique) > 1:
-            confidence = AMBIGUOUS
-        else:
-            confidence = EXPLICIT if sure and not label_first else INFERRED
-        ordered = sorted(unique, key=lambda d: (d.collection, d.rel_path))
-        return tuple(LinkTarget(d, confidence, method + suffix) for d in ordered)
-
-    if titles:
-        for kind in ("title", "alias"):
-            docs = by_name.get((kind, fold(written)), [])
-            if docs:
-                return decide(docs, kind, False)
+    variants = [path] if bare == path else [path, bare]
+    if strict:
+        exact = {path, *(path + ext for ext in MARKDOWN_EXTENSIONS)}
+        on_path = [
+            d
+            for key in {fold(path), fold(bare)}
+            for d in by_name.get(("path", key), ())
+            if d.rel_path in exact
+        ]
+        if on_path:
+            return _decide(on_path, "path", sure=True, label_first=label_first)
+    for variant in variants:
+        if "/" in variant:
+            continue
+        named = by_name.get(("stem", fold(variant)), [])
+        same_case = [d for d in named if _stem(d.rel_path) == variant]
+        if strict and same_case:
+            return _decide(same_case, "name", sure=True, label_first=label_first)
+        if not strict and named:
+            return _decide(named, "name", sure=False, label_first=label_first)
+    if strict:
         return ()
-    on_path = [d for d in by_name.get(("path", folded), ()) if d.rel_path in exact]
-    if on_path:
-        return decide(on_path, "path", True)
-    if "/" not in bare:
-        named = by_name.get(("stem", folded), [])
-        if named:
-            same_case = [d for d in named if _stem(d.rel_path) == bare]
-            if len(same_case) == 1 and len(named) == 1:
-                return decide(same_case, "name", True)
-            return decide(named, "name", False)
-    for kind, method in (("path", "path-nocase"), ("dendron", "dendron")):
-        docs = by_name.get((kind, folded), [])
-        if docs:
-            return decide(docs, method, False)
+    for variant in variants:
+        for kind, method in (("path", "path-nocase"), ("dendron", "dendron")):
+            docs = by_name.get((kind, fold(variant)), [])
+            if docs:
+                return _decide(docs, method, sure=False, label_first=label_first)
     return ()
 
 

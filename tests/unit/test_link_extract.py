@@ -54,7 +54,7 @@ def test_markdown_forms() -> None:
         ("/i.md", None, False, False),
     ]
     assert got[-1].target_collection == "other"
-    assert got[0].keys == ("dir/a", "a")
+    assert got[0].keys == ("dir/a.md", "a.md", "dir/a", "a")
     assert got[6].keys == ()
 
 

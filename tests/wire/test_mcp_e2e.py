@@ -101,6 +101,8 @@ def test_gno_mcp_serves_a_real_index(foam_env: dict[str, str], mode: str) -> Non
         "gno_peek",
         "gno_status",
         "gno_list_tags",
+        "gno_links",
+        "gno_backlinks",
         "gno_similar",
     ]
     validate("search-results", seen["search"])

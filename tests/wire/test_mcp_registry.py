@@ -82,6 +82,8 @@ def test_registry_names_and_order() -> None:
         "gno_peek",
         "gno_status",
         "gno_list_tags",
+        "gno_links",
+        "gno_backlinks",
         "gno_similar",
     ]
     write_only = [t.name for t in registry("full", True).tools if t.write]

@@ -48,6 +48,8 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
             ("gno_peek", {}),
             ("gno_status", {}),
             ("gno_list_tags", {}),
+            ("gno_links", {"ref": alpha}),
+            ("gno_backlinks", {"ref": alpha}),
         ]:
             result = await client.call_tool(name, args)
             assert not result.is_error and result.structured_content, name
@@ -86,6 +88,8 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
         "gno_peek",
         "gno_status",
         "gno_list_tags",
+        "gno_links",
+        "gno_backlinks",
         "gno_similar",
     ]
     is_error, structured, text = seen["search"]

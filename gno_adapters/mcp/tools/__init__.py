@@ -7,6 +7,7 @@ from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools.documents import GET, MULTI_GET
 from gno_adapters.mcp.tools.evidence import CONTEXT, CONTEXT_VERIFY
 from gno_adapters.mcp.tools.health import PEEK, STATUS
+from gno_adapters.mcp.tools.links import BACKLINKS, LINKS
 from gno_adapters.mcp.tools.search import SEARCH
 from gno_adapters.mcp.tools.semantic import QUERY, SIMILAR, VSEARCH
 from gno_adapters.mcp.tools.tags import LIST_TAGS
@@ -36,6 +37,8 @@ ALL_TOOLS: tuple[ToolDef, ...] = (
     STATUS,
     CAPTURE,
     LIST_TAGS,
+    LINKS,
+    BACKLINKS,
     SIMILAR,
     ADD_COLLECTION,
     CREATE_FOLDER,

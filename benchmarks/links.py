@@ -1,0 +1,197 @@
+"""Links at sync and at read time.
+
+1. Real vaults (dendron-site, foam-docs): extraction alone (the parser over every canonical
+   mirror), a first sync with links, and resolution alone (every link marked pending again,
+   then resolved), with link counts.
+2. A generated vault of ``--notes`` notes (default 50,000) with 6 links each (300k links: wiki
+   names, wiki paths, Markdown relative links, one frontmatter relation) beside a vault of the
+   same notes without link syntax, synced in the same run: notes/s of each, and a no-change
+   re-sync (which must extract nothing).
+3. Backlinks of a hub that 2,500 notes link to, through the facade (``Gno.backlinks``): p50 /
+   p95 over ``--rounds`` calls.
+
+Usage: python benchmarks/links.py [--notes 50000] [--rounds 50] [--work DIR]
+Prints figures; asserts nothing. Data is generated under a temporary folder (or ``--work``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.corpora import SHARED  # noqa: E402
+from benchmarks.metrics import summary_ms  # noqa: E402
+
+WORDS = (
+    "note idea garden link graph project meeting draft review summary plan topic research "
+    "reading writing tool method result question answer source reference"
+).split()
+HUB_INBOUND = 2500
+PER_FOLDER = 1000
+
+
+def _open(home: Path):  # type: ignore[no-untyped-def]
+    import gno_core
+
+    env = {
+        "GNO_CONFIG_DIR": str(home / "config"),
+        "GNO_DATA_DIR": str(home / "data"),
+        "GNO_CACHE_DIR": str(home / "cache"),
+    }
+    return gno_core.open(env=env)
+
+
+def _add(gno, name: str, path: Path) -> None:  # type: ignore[no-untyped-def]
+    from gno_core.config import CollectionConfig
+
+    gno.add_collection(CollectionConfig(name=name, path=str(path)))
+
+
+def real_vault(name: str, folder: Path, work: Path) -> None:
+    from gno_adapters.files.frontmatter import YamlFrontmatterParser
+    from gno_core.links.extract import extract_links
+    from gno_core.links.resolve import resolve_pending
+    from gno_core.text.canonical import canonicalize
+    from gno_core.text.frontmatter import split_frontmatter
+
+    parser = YamlFrontmatterParser()
+    files = sorted(folder.rglob("*.md"))
+    texts = [(p.relative_to(folder).as_posix(), canonicalize(p.read_text("utf-8"))) for p in files]
+    started = time.perf_counter()
+    total = 0
+    for rel, text in texts:
+        yaml, body = split_frontmatter(text)
+        front = dict(parser.parse(yaml)) if yaml is not None else {}
+        total += len(
+            extract_links(text, rel, front, text.count("\n", 0, len(text) - len(body)) + 1)
+        )
+    extract_s = time.perf_counter() - started
+
+    gno = _open(work / name)
+    _add(gno, name, folder)
+    started = time.perf_counter()
+    gno.sync()
+    sync_s = time.perf_counter() - started
+    index = gno.handle.index
+    conn = index.documents._db.conn
+    conn.execute(
+        "UPDATE doc_links SET state = 'pending' WHERE state != 'external' AND keys != '[]'"
+    )
+    started = time.perf_counter()
+    resolved = resolve_pending(index.links)
+    resolve_s = time.perf_counter() - started
+    counts = index.links.counts()
+    gno.close()
+    print(
+        f"{name}: {len(files)} notes, {total} links; extraction {extract_s * 1000:.0f} ms "
+        f"({extract_s / len(files) * 1e6:.0f} us/note); resolution of {resolved} links "
+        f"{resolve_s * 1000:.0f} ms; first sync {sync_s:.2f} s; resolved {counts.resolved}, "
+        f"ambiguous {counts.ambiguous}, unresolved {counts.unresolved}, external {counts.external}"
+    )
+
+
+def generate(target: Path, notes: int, *, links: bool, seed: int = 7) -> int:
+    """``notes`` notes in folders of 1,000; with ``links``, 6 per note (note i < 2,500 also
+    links the hub). Returns the number of links written."""
+    rng = random.Random(seed)
+    written = 0
+    (target / "hub").mkdir(parents=True, exist_ok=True)
+    (target / "hub" / "hub.md").write_text("# Hub\n\nThe centre of the vault.\n", "utf-8")
+    for i in range(notes):
+        folder = target / f"f{i // PER_FOLDER:03d}"
+        if i % PER_FOLDER == 0:
+            folder.mkdir(parents=True, exist_ok=True)
+        words = " ".join(rng.choice(WORDS) for _ in range(60))
+        picks = [rng.randrange(notes) for _ in range(5)]
+        if links:
+            a, b, c, d, e = picks
+            body = (
+                f'---\ntitle: Note {i}\nrelations:\n  related: "[[note-{a}]]"\n---\n'
+                f"# Note {i}\n\n{words[:200]} see [[note-{b}]] and [[f{c // PER_FOLDER:03d}/note-{c}"
+                f"|that one]].\n\n{words[200:]} [more](../f{d // PER_FOLDER:03d}/note-{d}.md#top) "
+                + ("and [[hub]]." if i < HUB_INBOUND else f"and ![[note-{e}]].")
+                + "\n"
+            )
+            written += 6
+        else:
+            body = (
+                f"---\ntitle: Note {i}\nrelated: note {picks[0]}\n---\n# Note {i}\n\n"
+                f"{words[:200]} see note {picks[1]} and that one.\n\n{words[200:]} more "
+                "and the hub.\n"
+            )
+        (folder / f"note-{i}.md").write_text(body, "utf-8")
+    return written
+
+
+def generated(notes: int, rounds: int, work: Path) -> None:
+    results: dict[str, float] = {}
+    for kind in ("baseline", "links"):
+        folder = work / f"vault-{kind}"
+        count = generate(folder, notes, links=kind == "links")
+        gno = _open(work / f"home-{kind}")
+        _add(gno, "gen", folder)
+        started = time.perf_counter()
+        result = gno.sync()
+        elapsed = time.perf_counter() - started
+        results[kind] = elapsed
+        docs = result.total_added
+        extra = ""
+        if kind == "links":
+            c = gno.handle.index.links.counts()
+            extra = f", {count} links written, {c.links} stored, {c.resolved} resolved"
+        print(
+            f"generated {kind}: {docs} notes synced in {elapsed:.1f} s = {docs / elapsed:.0f} notes/s{extra}"
+        )
+        started = time.perf_counter()
+        again = gno.sync()
+        print(
+            f"  no-change re-sync {time.perf_counter() - started:.2f} s "
+            f"(updated {again.total_updated}, pending links {len(gno.handle.index.links.pending(10))})"
+        )
+        if kind == "links":
+            gno.backlinks("gen/hub/hub.md")  # warm
+            times = []
+            for _ in range(rounds):
+                t = time.perf_counter()
+                res = gno.backlinks("gen/hub/hub.md")
+                times.append(time.perf_counter() - t)
+            print(
+                f"  backlinks of the hub ({res.meta.total_backlinks} inbound): {summary_ms(times)}"
+            )
+            times = []
+            for i in range(rounds):
+                t = time.perf_counter()
+                gno.links(f"gen/f{i // PER_FOLDER:03d}/note-{i}.md")
+                times.append(time.perf_counter() - t)
+            print(f"  links of one note: {summary_ms(times)}")
+            t = time.perf_counter()
+            edges = sum(1 for _ in gno.handle.index.links.edges())
+            print(f"  all {edges} edges streamed in {(time.perf_counter() - t) * 1000:.0f} ms")
+        gno.close()
+    print(f"links cost: {results['links'] / results['baseline']:.2f}x the baseline sync time")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--notes", type=int, default=50_000)
+    parser.add_argument("--rounds", type=int, default=50)
+    parser.add_argument("--work", type=Path)
+    parser.add_argument("--skip-real", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="gno-links-") as tmp:
+        work = args.work or Path(tmp)
+        if not args.skip_real and SHARED.is_dir():
+            real_vault("dendron", SHARED / "dendron-site" / "vault", work)
+            real_vault("foam", SHARED / "foam-docs", work)
+        generated(args.notes, args.rounds, work)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,190 @@
+"""Reading links: a document's outgoing links (``links``), the links to it (``backlinks``) and
+the index's link totals (``totals``, for status). Everything comes from what sync stored:
+no document is re-read or re-parsed here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from gno_core.contracts.links import (
+    Backlink,
+    BacklinksMeta,
+    BacklinksResult,
+    LinkedDocument,
+    LinkPosition,
+    LinksMeta,
+    LinksResult,
+    LinkTotals,
+    OutgoingLink,
+)
+from gno_core.domain import AMBIGUOUS, MARKDOWN, WIKI, DocRef, ExtractedLink, LinkCounts
+from gno_core.errors import ValidationError
+from gno_core.identity import make_docid, make_uri
+from gno_core.index_handle import IndexHandle, require_collection
+
+if TYPE_CHECKING:
+    from gno_core.contracts.links import Confidence, EdgeSource, LinkType, Resolution
+    from gno_core.documents import Documents
+
+__all__ = ["LINK_TYPES", "Links", "link_totals"]
+
+LINK_TYPES = (WIKI, MARKDOWN)
+
+
+class Links:
+    """The links capability of one index."""
+
+    def __init__(self, handle: IndexHandle, documents: Callable[[], Documents]) -> None:
+        self.handle = handle
+        self._documents = documents
+
+    def links(self, ref: str, link_type: str | None = None) -> LinksResult:
+        """Outgoing links of ``ref`` in document order, optionally of one ``link_type``."""
+        if link_type is not None and link_type not in LINK_TYPES:
+            raise ValidationError(
+                f"Invalid link type {link_type!r}: use wiki or markdown",
+                details={"type": link_type},
+            )
+        with self._documents().resolved(ref) as resolved:
+            handle, doc = resolved.handle, resolved.document
+            records = handle.index.links.outgoing(doc.collection, doc.rel_path)
+            links = [
+                OutgoingLink(
+                    target_ref=r.link.target_ref,
+                    target_anchor=r.link.target_anchor,
+                    target_collection=r.link.target_collection,
+                    link_type=_link_type(r.link),
+                    link_text=r.link.link_text,
+                    position=_position(r.link),
+                    edge_source=_edge_source(r.link),
+                    relation=r.link.relation,
+                    embed=r.link.embed,
+                    external=r.link.external,
+                    resolution=_resolution(r.state),
+                    confidence=_confidence(r.targets[0].confidence) if r.targets else None,
+                    targets=[
+                        LinkedDocument(
+                            docid=make_docid(t.document.source_hash),
+                            uri=make_uri(t.document.collection, t.document.rel_path, handle.name),
+                            title=t.document.title,
+                            confidence=_confidence(t.confidence),
+                            method=t.method,
+                        )
+                        for t in r.targets
+                    ],
+                )
+                for r in records
+                if link_type is None or r.link.link_type == link_type
+            ]
+            return LinksResult(
+                links=links,
+                meta=LinksMeta(
+                    docid=doc.docid,
+                    uri=handle.uri(doc),
+                    title=doc.meta.title,
+                    total_links=len(links),
+                    filter_type=_link_type_name(link_type),
+                    unresolved_links=sum(1 for k in links if k.resolution == "unresolved"),
+                ),
+            )
+
+    def backlinks(self, ref: str, collection: str | None = None) -> BacklinksResult:
+        """Links of active documents to ``ref`` (from ``collection`` only when given), ordered
+        by source collection, path and position."""
+        with self._documents().resolved(ref) as resolved:
+            handle, doc = resolved.handle, resolved.document
+            source_collection = None
+            if collection is not None:
+                source_collection = require_collection(handle.load_config(), collection).name
+            records = handle.index.links.incoming(doc.collection, doc.rel_path, source_collection)
+            backlinks = [
+                Backlink(
+                    source_doc_uri=_uri(r.source, handle),
+                    source_docid=make_docid(r.source.source_hash),
+                    source_doc_title=r.source.title,
+                    link_text=r.link.link_text,
+                    link_type=_link_type(r.link),
+                    edge_source=_edge_source(r.link),
+                    relation=r.link.relation,
+                    target_anchor=r.link.target_anchor,
+                    position=_position(r.link),
+                    confidence=_confidence(r.targets[0].confidence),
+                    context=r.link.context,
+                )
+                for r in records
+            ]
+            return BacklinksResult(
+                backlinks=backlinks,
+                meta=BacklinksMeta(
+                    docid=doc.docid,
+                    uri=handle.uri(doc),
+                    title=doc.meta.title,
+                    total_backlinks=len(backlinks),
+                    filter_collection=source_collection,
+                ),
+            )
+
+    def totals(self) -> LinkTotals:
+        return link_totals(self.handle.index.links.counts())
+
+
+def link_totals(counts: LinkCounts) -> LinkTotals:
+    return LinkTotals(
+        total=counts.links,
+        resolved=counts.resolved,
+        ambiguous=counts.ambiguous,
+        unresolved=counts.unresolved,
+        external=counts.external,
+        pending=counts.pending,
+        edge_types=dict(counts.edge_types),
+        confidence=dict(counts.confidence),
+    )
+
+
+def _uri(ref: DocRef, handle: IndexHandle) -> str:
+    return make_uri(ref.collection, ref.rel_path, handle.name)
+
+
+def _position(link: ExtractedLink) -> LinkPosition:
+    return LinkPosition(
+        start_line=link.start_line,
+        start_col=link.start_col,
+        end_line=link.end_line,
+        end_col=link.end_col,
+    )
+
+
+# The store holds these as plain strings; the contracts name the closed sets.
+def _link_type(link: ExtractedLink) -> LinkType:
+    return "markdown" if link.link_type == MARKDOWN else "wiki"
+
+
+def _link_type_name(value: str | None) -> LinkType | None:
+    if value is None:
+        return None
+    return "markdown" if value == MARKDOWN else "wiki"
+
+
+def _edge_source(link: ExtractedLink) -> EdgeSource:
+    if link.edge_source == "frontmatter-relation":
+        return "frontmatter-relation"
+    return "markdown-link" if link.edge_source == "markdown-link" else "wikilink"
+
+
+def _confidence(value: str) -> Confidence:
+    if value == AMBIGUOUS:
+        return "ambiguous"
+    return "explicit" if value == "explicit" else "inferred"
+
+
+_RESOLUTIONS: dict[str, Resolution] = {
+    "resolved": "resolved",
+    "ambiguous": "ambiguous",
+    "unresolved": "unresolved",
+    "external": "external",
+}
+
+
+def _resolution(state: str) -> Resolution:
+    return _RESOLUTIONS.get(state, "pending")
