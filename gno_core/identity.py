@@ -15,6 +15,7 @@ DOCID_RE = re.compile(r"^#?([0-9a-fA-F]{6,8})$")
 LINE_SUFFIX_RE = re.compile(r"^(.*?):(\d+)$")
 DEFAULT_INDEX = "default"
 _URI_SAFE = "!'()*-._~"  # what encodeURIComponent leaves alone besides alphanumerics
+_NOTHING_TO_ENCODE = re.compile(r"[A-Za-z0-9!'()*\-._~/]*")
 
 
 def normalize_collection_name(name: str) -> str:
@@ -66,6 +67,8 @@ def _is_alnum(ch: str) -> bool:
 def encode_rel_path(rel_path: str) -> str:
     """Percent-encode each path segment like ``encodeURIComponent``, keeping ``/``. A name
     that is not UTF-8 on disk (decoded with ``surrogateescape``) keeps its original bytes."""
+    if _NOTHING_TO_ENCODE.fullmatch(rel_path):
+        return rel_path  # the common case, without a quote() per segment (backlink lists)
     return "/".join(quote(_segment_bytes(seg), safe=_URI_SAFE) for seg in rel_path.split("/"))
 
 

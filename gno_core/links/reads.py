@@ -8,8 +8,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gno_core.contracts.links import (
-    Backlink,
-    BacklinksMeta,
     BacklinksResult,
     LinkedDocument,
     LinkPosition,
@@ -98,31 +96,40 @@ class Links:
             if collection is not None:
                 source_collection = require_collection(handle.load_config(), collection).name
             records = handle.index.links.incoming(doc.collection, doc.rel_path, source_collection)
+            # One validation of the whole answer from plain dicts: a hub can have thousands of
+            # backlinks, and per-item model construction costs several times more.
             backlinks = [
-                Backlink(
-                    source_doc_uri=_uri(r.source, handle),
-                    source_docid=make_docid(r.source.source_hash),
-                    source_doc_title=r.source.title,
-                    link_text=r.link.link_text,
-                    link_type=_link_type(r.link),
-                    edge_source=_edge_source(r.link),
-                    relation=r.link.relation,
-                    target_anchor=r.link.target_anchor,
-                    position=_position(r.link),
-                    confidence=_confidence(r.targets[0].confidence),
-                    context=r.link.context,
-                )
+                {
+                    "source_doc_uri": _uri(r.source, handle),
+                    "source_docid": make_docid(r.source.source_hash),
+                    "source_doc_title": r.source.title,
+                    "link_text": r.link.link_text,
+                    "link_type": r.link.link_type,
+                    "edge_source": r.link.edge_source,
+                    "relation": r.link.relation,
+                    "target_anchor": r.link.target_anchor,
+                    "position": {
+                        "start_line": r.link.start_line,
+                        "start_col": r.link.start_col,
+                        "end_line": r.link.end_line,
+                        "end_col": r.link.end_col,
+                    },
+                    "confidence": r.targets[0].confidence,
+                    "context": r.link.context,
+                }
                 for r in records
             ]
-            return BacklinksResult(
-                backlinks=backlinks,
-                meta=BacklinksMeta(
-                    docid=doc.docid,
-                    uri=handle.uri(doc),
-                    title=doc.meta.title,
-                    total_backlinks=len(backlinks),
-                    filter_collection=source_collection,
-                ),
+            return BacklinksResult.model_validate(
+                {
+                    "backlinks": backlinks,
+                    "meta": {
+                        "docid": doc.docid,
+                        "uri": handle.uri(doc),
+                        "title": doc.meta.title,
+                        "total_backlinks": len(backlinks),
+                        "filter_collection": source_collection,
+                    },
+                }
             )
 
     def totals(self) -> LinkTotals:
