@@ -61,6 +61,14 @@ class ChunkingConfig(_Model):
 class IngestConfig(_Model):
     max_file_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
     batch_size: int = Field(default=500, ge=1, le=100_000)
+    #: Bounds of one conversion (PDF, DOCX, XLSX, PPTX, HTML, ODT), enforced in the converter
+    #: process: wall-clock seconds, address space, pages or slides, workbook cells, and the
+    #: bytes a zip-based document may inflate to.
+    convert_seconds: float = Field(default=30.0, gt=0, le=3600)
+    convert_memory_mb: int = Field(default=1024, ge=128, le=1024 * 1024)
+    max_pages: int = Field(default=2000, ge=1)
+    max_cells: int = Field(default=2_000_000, ge=1)
+    max_unzipped_bytes: int = Field(default=256 * 1024 * 1024, ge=1024)
 
 
 class GatewayConfig(_Model):

@@ -29,7 +29,7 @@ from gno_core.domain import StoredDocument
 from gno_core.errors import NotFoundError, ValidationError
 from gno_core.identity import parse_ref
 from gno_core.index_handle import IndexHandle, IndexOpener
-from gno_core.retrieval.results import source_info
+from gno_core.retrieval.results import conversion_info, source_info
 from gno_core.text.validity import require_text
 
 __all__ = ["MAX_MULTI_GET_REFS", "MAX_MULTI_GET_TOTAL_BYTES", "Documents", "Resolved"]
@@ -267,6 +267,7 @@ def _get_result(
         returned_lines=LineSpan(start=start, end=end) if total else None,
         language=doc.meta.language,
         source=source_info(doc),
+        conversion=conversion_info(doc),
         capabilities=Capabilities(
             editable=editable,
             tags_editable=editable,

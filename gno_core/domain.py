@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Bump to force every document to be re-processed on the next sync (chunker or parser change).
-INGEST_VERSION = 2  # 2: links and document names extracted at sync
+INGEST_VERSION = 3  # 2: links and document names extracted at sync; 3: converters
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,6 +74,7 @@ if TYPE_CHECKING:
     from gno_core.indexing.runs import IndexRuns
     from gno_core.indexing.sync import SyncProgress
     from gno_core.links.reads import Links
+    from gno_core.ports.converters import DocumentConverter
     from gno_core.retrieval.modes import Retrieval
     from gno_core.writes.service import Writes
 
@@ -103,6 +104,7 @@ class Gno:
         open_index: IndexOpener | None = None,
         token_counter: TokenCounter | None = None,
         generator: Generator | None = None,
+        converter: DocumentConverter | None = None,
     ) -> None:
         self.index_name = index_name
         self.handle = IndexHandle(
@@ -120,6 +122,7 @@ class Gno:
         # Ask drafts with ``generator`` (None: the built-in extractive one).
         self._token_counter = token_counter
         self._generator = generator
+        self._converter = converter
 
     @cached_property
     def documents(self) -> Documents:
@@ -149,7 +152,14 @@ class Gno:
     def runs(self) -> IndexRuns:
         from gno_core.indexing.runs import IndexRuns
 
-        return IndexRuns(self.handle, self.collections, self._tree, self._frontmatter, self._models)
+        return IndexRuns(
+            self.handle,
+            self.collections,
+            self._tree,
+            self._frontmatter,
+            self._models,
+            self._converter,
+        )
 
     @cached_property
     def writes(self) -> Writes:
@@ -177,6 +187,8 @@ class Gno:
 
     def close(self) -> None:
         self.handle.close()
+        if self._converter is not None:
+            self._converter.close()
 
     def __enter__(self) -> Gno:
         return self

@@ -23,6 +23,7 @@ from gno_core.ports import (
     TokenCounter,
     WriteLease,
 )
+from gno_core.ports.converters import DocumentConverter
 
 __all__ = ["Adapters", "ChosenModels", "build"]
 
@@ -56,6 +57,7 @@ class Adapters:
     models: SemanticModels | None = None
     token_counter: TokenCounter | None = None
     generator: Generator | None = None
+    converter: DocumentConverter | None = None
 
 
 def build(adapters: Adapters) -> Gno:
@@ -74,4 +76,5 @@ def build(adapters: Adapters) -> Gno:
         models=adapters.models or ChosenModels(adapters.embedder, adapters.reranker),
         token_counter=adapters.token_counter,
         generator=adapters.generator,
+        converter=adapters.converter,
     )

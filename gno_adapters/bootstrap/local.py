@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from gno_adapters.bootstrap.model_wiring import SemanticModels
+    from gno_adapters.converters.sandbox import SandboxedConverters
     from gno_core.domain import SourceFile
+    from gno_core.ports.converters import Converted, ConvertLimits
 
 
 class _LazySourceTree:
@@ -47,6 +49,34 @@ class _LazySourceTree:
 
     def read(self, abs_path: str, max_bytes: int) -> bytes:
         return self._real().read(abs_path, max_bytes)
+
+
+class _LazyConverter:
+    """``DocumentConverter`` that finds the installed converter libraries, and starts the
+    sandboxed worker, only when a sync meets a file to convert."""
+
+    def __init__(self) -> None:
+        self._real: SandboxedConverters | None = None
+        self._extensions: frozenset[str] | None = None
+
+    def extensions(self) -> frozenset[str]:
+        if self._extensions is None:
+            from gno_adapters.converters.registry import MODULES, available
+
+            self._extensions = frozenset(ext for ext in MODULES if available(ext))
+        return self._extensions
+
+    def convert(self, data: bytes, ext: str, rel_path: str, limits: ConvertLimits) -> Converted:
+        if self._real is None:
+            from gno_adapters.converters.sandbox import SandboxedConverters
+
+            self._real = SandboxedConverters(self.extensions())
+        return self._real.convert(data, ext, rel_path, limits)
+
+    def close(self) -> None:
+        if self._real is not None:
+            self._real.close()
+            self._real = None
 
 
 class _LazyResidentProbe:
@@ -162,5 +192,6 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
         notes=LocalNoteFiles(),
         open_index=open_other,
         token_counter=LazyTokenCounter(),
+        converter=_LazyConverter(),
     )
     return build(adapters)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from gno_adapters.bootstrap.adapters import Adapters
 from gno_adapters.bootstrap.local import LazyTokenCounter
+from gno_adapters.converters.registry import InProcessConverters
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
 from gno_adapters.inmemory.clock import FixedClock
 from gno_adapters.inmemory.config import InMemoryConfigRepository
@@ -82,4 +83,6 @@ def in_memory(
         embedder=HashEmbedder() if embedder else None,
         reranker=OverlapReranker() if reranker else None,
         token_counter=LazyTokenCounter(),
+        # Tests hand in their own bytes: converting in process is enough, and fast.
+        converter=InProcessConverters(),
     )

@@ -3,8 +3,11 @@
 
 Markdown (``.md .markdown .mdx``) goes through ``native/markdown``: canonical mirror of the whole
 source (frontmatter included, so mirror lines follow the file), meta from the frontmatter.
-Everything else the walker lets through is text (``native/plaintext``): canonical mirror, title =
-file name, code files chunked at structural boundaries. A file whose frontmatter is malformed is
+PDF, DOCX, XLSX, PPTX, HTML and ODT go through the ``DocumentConverter`` port when one is
+given (``convert/<library>``): its Markdown, canonicalized, is the mirror; title from the
+document or the file name. Everything else the walker lets through is text
+(``native/plaintext``): canonical mirror, title = file name, code files chunked at structural
+boundaries. A file whose frontmatter is malformed is
 recorded as a ``FRONTMATTER`` failure and not indexed: indexing it without its meta would give it
 the wrong title, tags and dates with nothing to tell the user.
 """
@@ -16,11 +19,12 @@ import posixpath
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from gno_core.config import ChunkingConfig, CollectionConfig
+from gno_core.config import ChunkingConfig, CollectionConfig, IngestConfig
 from gno_core.domain import DocumentMeta, ExtractedLink, IndexedDocument, SourceFile
 from gno_core.errors import GnoError
 from gno_core.links.extract import extract_links
 from gno_core.links.names import document_names
+from gno_core.ports.converters import ConvertLimits, DocumentConverter
 from gno_core.ports.files import FrontmatterParser
 from gno_core.text.canonical import canonicalize, mirror_hash
 from gno_core.text.chunking import CHARS_PER_TOKEN, CODE_EXTENSIONS, chunk_text
@@ -29,6 +33,8 @@ from gno_core.text.language import detect_language
 
 __all__ = [
     "BINARY",
+    "CONVERTED_EXTENSIONS",
+    "CONVERTER_MISSING",
     "CONVERTER_VERSION",
     "ENCODING",
     "FILENAME_ENCODING",
@@ -40,6 +46,7 @@ __all__ = [
     "UNREADABLE",
     "IngestError",
     "build_document",
+    "convert_limits",
     "mime_type",
 ]
 
@@ -55,6 +62,10 @@ MARKDOWN_CONVERTER = "native/markdown"
 PLAINTEXT_CONVERTER = "native/plaintext"
 CONVERTER_VERSION = "1"
 MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown", ".mdx"})
+#: Formats that are only indexed through a converter (HTML without one is indexed as text).
+CONVERTED_EXTENSIONS = frozenset({".pdf", ".docx", ".xlsx", ".pptx", ".odt"})
+#: A file whose converter library is not installed (the ``convert`` extra).
+CONVERTER_MISSING = "CONVERTER_MISSING"
 #: Bytes inspected for a NUL byte, the mark of a binary file.
 BINARY_SNIFF_BYTES = 8192
 
@@ -83,6 +94,11 @@ _MIME: dict[str, str] = {
     ".cjs": "text/javascript",
     ".sql": "application/sql",
     ".tex": "application/x-tex",
+    ".pdf": "application/pdf",
+    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ".odt": "application/vnd.oasis.opendocument.text",
 }
 
 
@@ -110,17 +126,36 @@ def build_document(
     chunking: ChunkingConfig,
     *,
     source_hash: str | None = None,
+    converter: DocumentConverter | None = None,
+    limits: ConvertLimits | None = None,
 ) -> IndexedDocument:
     """The indexed form of ``data``, the bytes of ``source``. ``source_hash`` (SHA-256 hex of
-    ``data``) is computed when not given. Raises ``IngestError`` (BINARY, ENCODING, FRONTMATTER)."""
+    ``data``) is computed when not given. Raises ``IngestError`` (BINARY, ENCODING, FRONTMATTER,
+    and the converter's reasons)."""
     rel_path = source.rel_path
-    text = decode_text(data, rel_path)
     name = posixpath.basename(rel_path)
     ext = posixpath.splitext(name)[1].lower()
-    markdown = canonicalize(text)
+    converter_id, converter_version = PLAINTEXT_CONVERTER, CONVERTER_VERSION
+    converted = None
+    if converter is not None and ext in converter.extensions():
+        converted = converter.convert(data, ext, rel_path, limits or ConvertLimits())
+        markdown = canonicalize(converted.markdown)
+        converter_id, converter_version = converted.converter_id, converted.converter_version
+    elif ext in CONVERTED_EXTENSIONS:
+        raise IngestError(
+            CONVERTER_MISSING,
+            f"No converter for {ext} files is installed: pip install 'gno[convert]'",
+            rel_path=rel_path,
+        )
+    else:
+        markdown = canonicalize(decode_text(data, rel_path))
     is_markdown = ext in MARKDOWN_EXTENSIONS
     links: tuple[ExtractedLink, ...] = ()
-    if is_markdown:
+    if converted is not None:
+        meta = DocumentMeta(title=converted.title or name, language=detect_language(markdown))
+        names = document_names(rel_path, converted.title, ())
+    elif is_markdown:
+        converter_id = MARKDOWN_CONVERTER
         yaml, body = split_frontmatter(markdown)
         front: dict[str, Any] = {}
         if yaml is not None:
@@ -156,10 +191,21 @@ def build_document(
         markdown=markdown,
         chunks=chunks,
         meta=meta,
-        converter_id=MARKDOWN_CONVERTER if is_markdown else PLAINTEXT_CONVERTER,
-        converter_version=CONVERTER_VERSION,
+        converter_id=converter_id,
+        converter_version=converter_version,
         links=links,
         names=names,
+    )
+
+
+def convert_limits(ingest: IngestConfig) -> ConvertLimits:
+    """The conversion bounds of ``ingest`` config."""
+    return ConvertLimits(
+        seconds=ingest.convert_seconds,
+        memory_bytes=ingest.convert_memory_mb * 1024 * 1024,
+        pages=ingest.max_pages,
+        cells=ingest.max_cells,
+        unzipped_bytes=ingest.max_unzipped_bytes,
     )
 
 

@@ -15,6 +15,7 @@ from gno_core.indexing.collections import Collections
 from gno_core.indexing.embedding import DEFAULT_BATCH_SIZE, BacklogEmbedder, EmbedProgress
 from gno_core.indexing.sync import Syncer, SyncProgress
 from gno_core.ports import Cancelled, FrontmatterParser, SemanticModels, SourceTree
+from gno_core.ports.converters import DocumentConverter
 from gno_core.retrieval.vector import require_embedder
 
 __all__ = ["IndexRuns"]
@@ -28,12 +29,14 @@ class IndexRuns:
         tree: SourceTree,
         frontmatter: FrontmatterParser,
         models: SemanticModels,
+        converter: DocumentConverter | None = None,
     ) -> None:
         self.handle = handle
         self.collections = collections
         self._tree = tree
         self._frontmatter = frontmatter
         self._models = models
+        self._converter = converter
 
     def sync(
         self,
@@ -49,7 +52,12 @@ class IndexRuns:
             chosen = self.collections.chosen(collections)
             index = self.handle.index
             service = Syncer(
-                index.ledger, self._tree, self._frontmatter, self.handle.clock, index.links
+                index.ledger,
+                self._tree,
+                self._frontmatter,
+                self.handle.clock,
+                index.links,
+                self._converter,
             )
             return service.sync(chosen, config.chunking, config.ingest, progress, cancelled)
 

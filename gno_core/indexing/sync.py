@@ -46,9 +46,11 @@ from gno_core.indexing.ingest import (
     UNREADABLE,
     IngestError,
     build_document,
+    convert_limits,
 )
 from gno_core.links.resolve import resolve_pending
 from gno_core.ports.clock import Clock
+from gno_core.ports.converters import DocumentConverter
 from gno_core.ports.files import FrontmatterParser, SourceTree
 from gno_core.ports.ledger import SyncLedger
 from gno_core.ports.links import LinkStore
@@ -81,12 +83,14 @@ class Syncer:
         parser: FrontmatterParser,
         clock: Clock,
         links: LinkStore | None = None,
+        converter: DocumentConverter | None = None,
     ) -> None:
         self.ledger = ledger
         self.tree = tree
         self.parser = parser
         self.clock = clock
         self.links = links
+        self.converter = converter
 
     def sync(
         self,
@@ -209,6 +213,7 @@ class _CollectionSync:
         # The syncer's ports, shared by every collection of the run.
         self.ledger, self.tree = syncer.ledger, syncer.tree
         self.parser, self.clock = syncer.parser, syncer.clock
+        self.converter, self.limits = syncer.converter, convert_limits(ingest)
         self.collection = collection
         self.chunking = chunking
         self.ingest = ingest
@@ -317,6 +322,8 @@ class _CollectionSync:
                 self.parser,
                 self.chunking,
                 source_hash=source_hash,
+                converter=self.converter,
+                limits=self.limits,
             )
         except IngestError as exc:
             self._fail(source, state, exc.reason, exc.message, source_hash)

@@ -11,7 +11,7 @@ from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.ports import Index
 from gno_core.retrieval.dates import parse_document_date
 from gno_core.retrieval.query import parse_query, words_of
-from gno_core.retrieval.results import source_info
+from gno_core.retrieval.results import conversion_info, source_info
 from gno_core.retrieval.snippets import best_passage
 
 __all__ = ["LexicalSearch"]
@@ -62,6 +62,7 @@ class LexicalSearch:
                     if passage
                     else None,
                     source=source_info(doc),
+                    conversion=conversion_info(doc),
                 )
             )
         return SearchResults(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gno_core.contracts import SearchMeta, SearchResult, SnippetRange, SourceInfo
+from gno_core.contracts import ConversionInfo, SearchMeta, SearchResult, SnippetRange, SourceInfo
 from gno_core.contracts.requests import SearchRequest
 from gno_core.domain import Chunk, SearchFilters, StoredDocument
 from gno_core.identity import make_uri
@@ -21,6 +21,18 @@ def source_info(doc: StoredDocument) -> SourceInfo:
         modified_at=iso_from_ns(doc.source_mtime_ns),
         size_bytes=doc.source_size,
         source_hash=doc.source_hash,
+    )
+
+
+def conversion_info(doc: StoredDocument) -> ConversionInfo | None:
+    """Which converter made the mirror of a converted document (PDF, DOCX, ...); None for
+    Markdown and text, whose mirror is the file itself."""
+    if doc.converter_id.startswith("native/"):
+        return None
+    return ConversionInfo(
+        converter_id=doc.converter_id,
+        converter_version=doc.converter_version,
+        mirror_hash=doc.mirror_hash,
     )
 
 
@@ -72,6 +84,7 @@ class ResultBuilder:
             if passage
             else None,
             source=source_info(doc),
+            conversion=conversion_info(doc),
         )
 
 
