@@ -50,9 +50,19 @@ if TYPE_CHECKING:
         TagsList,
     )
     from gno_core.contracts.embedding import EmbedResult, IndexResult
-    from gno_core.contracts.evidence import CapsuleVerification, ContextCapsule
+    from gno_core.contracts.evidence import (
+        CapsuleVerification,
+        ContextCapsule,
+        QueryDiagnosis,
+        SectionResult,
+    )
     from gno_core.contracts.links import BacklinksResult, LinksResult
-    from gno_core.contracts.requests import ContextRequest, QueryRequest
+    from gno_core.contracts.requests import (
+        ContextRequest,
+        DiagnoseRequest,
+        QueryRequest,
+        SectionRequest,
+    )
     from gno_core.contracts.similar import SimilarResults
     from gno_core.contracts.write_requests import (
         AddCollectionRequest,
@@ -140,7 +150,13 @@ class Gno:
     def evidence(self) -> Evidence:
         from gno_core.evidence.capability import Evidence
 
-        return Evidence(self.handle, lambda: self.retrieval, self._models, self._token_counter)
+        return Evidence(
+            self.handle,
+            lambda: self.retrieval,
+            lambda: self.documents,
+            self._models,
+            self._token_counter,
+        )
 
     @cached_property
     def collections(self) -> Collections:
@@ -370,3 +386,11 @@ class Gno:
     def context_verify(self, capsule: dict[str, Any]) -> CapsuleVerification:
         """Re-check a saved capsule's evidence, ranking and fingerprints against this index."""
         return self.evidence.verify(capsule)
+
+    def section(self, request: SectionRequest) -> SectionResult:
+        """Create or resolve a durable section target (heading span) in one document."""
+        return self.evidence.section(request)
+
+    def query_diagnose(self, request: DiagnoseRequest) -> QueryDiagnosis:
+        """What each retrieval stage did with one target document, and why."""
+        return self.evidence.diagnose(request)

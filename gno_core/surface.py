@@ -23,9 +23,20 @@ if TYPE_CHECKING:
         TagsList,
     )
     from gno_core.contracts.embedding import EmbedResult, IndexResult
-    from gno_core.contracts.evidence import CapsuleVerification, ContextCapsule
+    from gno_core.contracts.evidence import (
+        CapsuleVerification,
+        ContextCapsule,
+        QueryDiagnosis,
+        SectionResult,
+    )
     from gno_core.contracts.links import BacklinksResult, LinksResult
-    from gno_core.contracts.requests import ContextRequest, QueryRequest, SearchRequest
+    from gno_core.contracts.requests import (
+        ContextRequest,
+        DiagnoseRequest,
+        QueryRequest,
+        SearchRequest,
+        SectionRequest,
+    )
     from gno_core.contracts.similar import SimilarResults
     from gno_core.contracts.write_requests import (
         AddCollectionRequest,
@@ -137,6 +148,10 @@ class Facade(Protocol):
     @property
     def fingerprint(self) -> str | None: ...
 
+    def section(self, request: SectionRequest) -> SectionResult: ...
+
+    def query_diagnose(self, request: DiagnoseRequest) -> QueryDiagnosis: ...
+
 
 FacadeFactory = Callable[[], Facade]
 
@@ -166,5 +181,7 @@ OPERATIONS: frozenset[str] = frozenset(
         "index",
         "links",
         "backlinks",
+        "section",
+        "query_diagnose",
     }
 )

@@ -10,6 +10,18 @@ ones not built yet), and only those descriptions differ between the profiles.
 from __future__ import annotations
 
 FULL_DESCRIPTIONS: dict[str, str] = {
+    "gno_query_diagnose": (
+        "Targeted retrieval diagnostics for one named document (target: URI, #docid or "
+        "collection/path) under the same controls as gno_query: whether filters excluded it "
+        "and which, and what BM25, vectors, fusion, graph and rerank each did with it, in "
+        "words. Use when an expected document is missing from results."
+    ),
+    "gno_section": (
+        "Create or resolve a durable section target (a heading's span) in one indexed "
+        "document. create takes anchor or line; resolve takes the target and answers exact, "
+        "recovered, ambiguous, stale or missing. Only exact and recovered carry a citation "
+        "with lineStart/lineEnd for gno_get. Read-only."
+    ),
     "gno_context": (
         "Compile a deterministic, extractive Context Capsule for one goal: hybrid retrieval, "
         "then exact whole-line passages chosen to cover the goal's facets while the complete "

@@ -1,8 +1,8 @@
 """REST routes: ``GET /api/status``, ``POST /api/search``, ``POST /api/query``, ``GET /api/doc``,
-``GET /api/links``, ``GET /api/backlinks``, ``POST /api/context`` and ``POST /api/context/verify``
-(body ``{"capsule": ...}``), and the write routes (``POST /api/capture``), which answer 403
-``WRITE_DISABLED`` unless the gateway was started with write access (``--mcp-enable-write`` /
-``gateway.enableWrite``).
+``GET /api/links``, ``GET /api/backlinks``, ``POST /api/context``, ``POST /api/context/verify``
+(body ``{"capsule": ...}``), ``POST /api/query/diagnose``, ``POST /api/section``, and the write
+routes (``POST /api/capture``), which answer 403 ``WRITE_DISABLED`` unless the gateway was
+started with write access (``--mcp-enable-write`` / ``gateway.enableWrite``).
 
 Bodies and answers are the contracts the CLI prints with ``--json`` (``status@1.0``,
 ``search-results@1.0``, ``get@1.0``, ``links@1.0``, ``backlinks@1.0``), camelCase in and out;
@@ -131,6 +131,30 @@ def register_rest(
             except Exception as exc:
                 return _failure(exc)
             return await call(lambda f: f.context(body))
+
+    if "query_diagnose" in capabilities:
+
+        @app.post("/api/query/diagnose")
+        async def query_diagnose() -> Response:
+            from gno_core.contracts.requests import DiagnoseRequest
+
+            try:
+                body = DiagnoseRequest.model_validate(await _body())
+            except Exception as exc:
+                return _failure(exc)
+            return await call(lambda f: f.query_diagnose(body))
+
+    if "section" in capabilities:
+
+        @app.post("/api/section")
+        async def section() -> Response:
+            from gno_core.contracts.requests import SectionRequest
+
+            try:
+                body = SectionRequest.model_validate(await _body())
+            except Exception as exc:
+                return _failure(exc)
+            return await call(lambda f: f.section(body))
 
     if "context_verify" in capabilities:
 

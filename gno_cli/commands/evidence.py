@@ -23,6 +23,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     defer(p, _context_options)
     p.set_defaults(handler=run_context)
 
+    s = sub.add_parser("section", help="durable section targets: create ... | resolve ...")
+    s.add_argument("action", choices=["create", "resolve"])
+    s.add_argument("ref", help="gno:// URI, collection/path or #docid")
+    s.add_argument("--anchor", help="heading text or slug (create)")
+    s.add_argument("--line", type=int, help="1-based heading line (create)")
+    s.add_argument("--target", help="file holding the target JSON to resolve (- for stdin)")
+    s.set_defaults(handler=run_section)
+
 
 def _context_options(p: argparse.ArgumentParser) -> None:
     from gno_core.contracts.requests import ContextRequest
@@ -105,3 +113,51 @@ def _read_capsule(path: str) -> Any:
         return json.loads(text)
     except ValueError as exc:
         raise ValidationError(f"{path} is not JSON: {exc}") from None
+
+
+def run_section(ctx: Context) -> int:
+    from gno_core.contracts.requests import SectionRequest
+
+    args = ctx.args
+    values: dict[str, Any] = {"action": args.action, "ref": args.ref}
+    if args.anchor is not None:
+        values["anchor"] = args.anchor
+    if args.line is not None:
+        values["line"] = args.line
+    if args.target is not None:
+        values["target"] = _read_capsule(args.target)
+    result = ctx.gno.section(SectionRequest.model_validate(values)).wire()
+    if ctx.json or result["action"] == "create":
+        emit_json(result)
+        return 0
+    citation = result.get("citation")
+    if citation is None:
+        emit(f"{result['status']}: not safe to navigate or cite ({result['uri']})")
+        return 0
+    emit(
+        f"{result['status']}: {citation['uri']}:{citation['lineStart']}-{citation['lineEnd']} "
+        f"{citation['title']}"
+    )
+    return 0
+
+
+def run_diagnose(ctx: Context, target: str) -> int:
+    from gno_cli.commands.search import retrieval_values
+    from gno_cli.commands.semantic import _modes
+    from gno_core.contracts.requests import DiagnoseRequest, QueryRequest
+
+    values = retrieval_values(ctx.args, QueryRequest)
+    values["query_modes"] = _modes(values.get("query_modes", []))
+    values["target"] = target
+    result = ctx.gno.query_diagnose(DiagnoseRequest.model_validate(values)).wire()
+    if ctx.json:
+        emit_json(result)
+        return 0
+    target_info = result["target"]
+    emit(f"{target_info.get('uri') or target_info['ref']}: {target_info['status']}")
+    for reason in target_info.get("filterReasons") or []:
+        emit(f"  filtered out: {reason}")
+    for stage in result["stages"]:
+        emit(f"  {stage['id']:<7} {stage['status']:<8} {stage['reason']}")
+    emit(result["summary"])
+    return 0

@@ -38,6 +38,11 @@ def _query_options(q: argparse.ArgumentParser) -> None:
 
     add_retrieval_options(q)
     add_request_options(q, QueryRequest, skip=SearchRequest.model_fields)
+    q.add_argument(
+        "--diagnose",
+        metavar="TARGET",
+        help="explain what each stage did with this document (URI, #docid or collection/path)",
+    )
 
 
 def _similar_options(s: argparse.ArgumentParser) -> None:
@@ -74,6 +79,10 @@ def query_request(args: argparse.Namespace) -> QueryRequest:
 
 
 def run_query(ctx: Context) -> int:
+    if ctx.args.diagnose:
+        from gno_cli.commands.evidence import run_diagnose
+
+        return run_diagnose(ctx, ctx.args.diagnose)
     results = ctx.gno.query(query_request(ctx.args))
     code = print_results(ctx, results)
     if not ctx.json and not ctx.args.files:

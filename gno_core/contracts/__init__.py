@@ -39,7 +39,12 @@ if TYPE_CHECKING:
     )
     from gno_core.contracts.embedding import EmbedFailure, EmbedResult, IndexResult
     from gno_core.contracts.error import ErrorBody, ErrorEnvelope
-    from gno_core.contracts.evidence import CapsuleVerification, ContextCapsule
+    from gno_core.contracts.evidence import (
+        CapsuleVerification,
+        ContextCapsule,
+        QueryDiagnosis,
+        SectionResult,
+    )
     from gno_core.contracts.gateway import (
         HttpError,
         HttpErrorData,
@@ -129,6 +134,8 @@ _WHERE: dict[str, str] = {
     "ErrorBody": "gno_core.contracts.error",
     "ContextCapsule": "gno_core.contracts.evidence",
     "CapsuleVerification": "gno_core.contracts.evidence",
+    "SectionResult": "gno_core.contracts.evidence",
+    "QueryDiagnosis": "gno_core.contracts.evidence",
     "ErrorEnvelope": "gno_core.contracts.error",
     "HttpError": "gno_core.contracts.gateway",
     "HttpErrorData": "gno_core.contracts.gateway",
@@ -217,6 +224,8 @@ _SCHEMA_NAMES: dict[str, tuple[str, str]] = {
     "mcp-job-list": ("1.0", "JobList"),
     "context-capsule-v1": ("1.1", "ContextCapsule"),
     "context-capsule-verification": ("1.0", "CapsuleVerification"),
+    "section": ("1.0", "SectionResult"),
+    "query-diagnose": ("1.0", "QueryDiagnosis"),
 }
 
 
@@ -298,6 +307,7 @@ __all__ = [
     "PeekRecent",
     "PeekServe",
     "ProcessStatus",
+    "QueryDiagnosis",
     "RemoveResult",
     "ResidentAdmission",
     "ResidentStatus",
@@ -305,6 +315,7 @@ __all__ = [
     "SearchMeta",
     "SearchResult",
     "SearchResults",
+    "SectionResult",
     "SimilarDocument",
     "SimilarMeta",
     "SimilarResults",

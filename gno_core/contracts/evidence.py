@@ -259,3 +259,83 @@ class CapsuleVerification(WireModel):
     ranking_reason: str
     fingerprint_status: Literal["unchanged", "drifted"]
     drift: list[FingerprintDrift]
+
+
+class SectionCitation(WireModel):
+    uri: str
+    anchor: str
+    title: str
+    line_start: int = Field(ge=1)
+    line_end: int = Field(ge=1)
+    source_fingerprint: str = Hex64
+
+
+class SectionTargetOut(WireModel):
+    """``section-target@1.0`` (``SectionTargetV1``) as ``gno_section`` returns it."""
+
+    schema_version: Literal["1"]
+    document: dict[str, str]
+    anchor: str
+    heading_path: list[str]
+    occurrence: int = Field(ge=1)
+    quote: dict[str, str]
+    source_fingerprint: str = Hex64
+    hints: dict[str, int]
+
+
+class SectionResult(WireModel):
+    """``section@1.0``: a created target, or a resolution with a citation only when it is safe
+    to navigate (``exact`` or ``recovered``)."""
+
+    schema_version: Literal["1.0"]
+    action: Literal["create", "resolve"]
+    uri: str
+    status: Literal["exact", "recovered", "ambiguous", "stale", "missing"] | None = None
+    target: SectionTargetOut
+    citation: SectionCitation | None = None
+
+
+class DiagnoseStage(WireModel):
+    id: Literal["bm25", "vector", "fusion", "graph", "rerank"]
+    status: Literal["active", "skipped"]
+    source_count: int = Field(ge=0)
+    present: bool
+    rank: int | None = Field(default=None, ge=1)
+    score: float | None = None
+    survived: bool
+    drop_reason: Literal["not_in_candidate_set", "below_cutoff", "skipped"] | None = None
+    reason: str
+
+
+class DiagnoseTarget(WireModel):
+    ref: str
+    status: Literal["not_found", "inactive", "no_indexed_content", "filtered_out", "diagnosed"]
+    docid: str | None = None
+    uri: str | None = None
+    title: str | None = None
+    content_type: str | None = None
+    mirror_hash: str | None = None
+    chunk_count: int | None = None
+    filter_reasons: list[str]
+
+
+class DiagnoseChunk(WireModel):
+    start_line: int = Field(ge=1)
+    end_line: int = Field(ge=1)
+
+
+class DiagnoseMeta(WireModel):
+    limit: int
+    min_score: float | None = None
+
+
+class QueryDiagnosis(WireModel):
+    """``query-diagnose@1.0``: what each retrieval stage did with one target document."""
+
+    schema_version: Literal["1.0"]
+    query: str
+    target: DiagnoseTarget
+    stages: list[DiagnoseStage]
+    chunk: DiagnoseChunk | None = None
+    summary: str
+    meta: DiagnoseMeta

@@ -433,3 +433,89 @@ class ContextRequest(Request):
         if any(isinstance(t, str) and len(t) > 256 for t in texts if isinstance(value, list)):
             raise ValueError("filter values hold at most 256 characters")
         return value
+
+
+class _Closed(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", defer_build=True
+    )
+
+    def wire(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True)
+
+
+class TargetDocument(_Closed):
+    uri: str = Field(min_length=1, max_length=2048)
+
+
+class TargetQuote(_Closed):
+    exact: str = Field(max_length=4096)
+    prefix: str = Field(max_length=256)
+    suffix: str = Field(max_length=256)
+
+
+class TargetHints(_Closed):
+    line: int = Field(ge=1)
+    start_offset: int = Field(ge=0)
+    end_offset: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> TargetHints:
+        if self.end_offset < self.start_offset:
+            raise ValueError("hints.endOffset must not be before hints.startOffset")
+        return self
+
+
+class SectionTarget(_Closed):
+    """``SectionTargetV1``: a durable locator of one heading's span (``gno_section``)."""
+
+    schema_version: Literal["1"]
+    document: TargetDocument
+    anchor: str = Field(min_length=1, max_length=512)
+    heading_path: list[str] = Field(max_length=6)
+    occurrence: int = Field(ge=1)
+    quote: TargetQuote
+    source_fingerprint: str = Field(pattern=r"^[0-9a-f]{64}$")
+    hints: TargetHints
+
+
+class SectionRequest(Request):
+    """Create or resolve a section target in one document (``Gno.section``)."""
+
+    action: Annotated[Literal["create", "resolve"], Cli(help="create or resolve")]
+    ref: Annotated[str, Cli(help="gno:// URI, collection/path or #docid")] = Field(
+        min_length=1, max_length=2048, description="Document reference"
+    )
+    anchor: Annotated[str | None, Cli(help="heading text or slug (create)")] = Field(
+        default=None, min_length=1, max_length=512, description="Heading text or slug (create)"
+    )
+    line: Annotated[int | None, Cli(help="1-based heading line (create)")] = Field(
+        default=None, ge=1, description="1-based heading line (create)"
+    )
+    target: Annotated[SectionTarget | None, Cli(skip=True)] = Field(
+        default=None, description="A SectionTargetV1 to resolve"
+    )
+
+    @model_validator(mode="after")
+    def _branch(self) -> SectionRequest:
+        if self.action == "create":
+            if (self.anchor is None) == (self.line is None):
+                raise ValueError("create takes exactly one of anchor or line")
+            if self.target is not None:
+                raise ValueError("create takes no target")
+        else:
+            if self.target is None:
+                raise ValueError("resolve needs a target")
+            if self.anchor is not None or self.line is not None:
+                raise ValueError("resolve takes no anchor or line")
+        return self
+
+
+class DiagnoseRequest(QueryRequest):
+    """``query`` controls plus the document to diagnose (``Gno.query_diagnose``)."""
+
+    target: Annotated[str, Cli(skip=True)] = Field(
+        min_length=1,
+        max_length=2048,
+        description="URI, #docid, or collection/path of the document to diagnose",
+    )

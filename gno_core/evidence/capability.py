@@ -9,8 +9,14 @@ from typing import TYPE_CHECKING, Any
 from gno_core.evidence.capsule import CapsuleCompiler
 
 if TYPE_CHECKING:
-    from gno_core.contracts.evidence import CapsuleVerification, ContextCapsule
-    from gno_core.contracts.requests import ContextRequest
+    from gno_core.contracts.evidence import (
+        CapsuleVerification,
+        ContextCapsule,
+        QueryDiagnosis,
+        SectionResult,
+    )
+    from gno_core.contracts.requests import ContextRequest, DiagnoseRequest, SectionRequest
+    from gno_core.documents import Documents
     from gno_core.index_handle import IndexHandle
     from gno_core.ports import SemanticModels, TokenCounter
     from gno_core.retrieval.modes import Retrieval
@@ -21,11 +27,13 @@ class Evidence:
         self,
         handle: IndexHandle,
         retrieval: Callable[[], Retrieval],
+        documents: Callable[[], Documents],
         models: SemanticModels,
         counter: TokenCounter | None,
     ) -> None:
         self.handle = handle
         self._retrieval = retrieval
+        self._documents = documents
         self._models = models
         self._counter = counter
 
@@ -42,3 +50,13 @@ class Evidence:
         from gno_core.evidence.verify import verify
 
         return verify(self.compiler, capsule)
+
+    def section(self, request: SectionRequest) -> SectionResult:
+        from gno_core.evidence.sections import section
+
+        return section(self._documents(), request)
+
+    def diagnose(self, request: DiagnoseRequest) -> QueryDiagnosis:
+        from gno_core.evidence.diagnose import diagnose
+
+        return diagnose(self.handle, self._documents(), self._retrieval(), self._models, request)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools.documents import GET, MULTI_GET
-from gno_adapters.mcp.tools.evidence import CONTEXT, CONTEXT_VERIFY
+from gno_adapters.mcp.tools.evidence import CONTEXT, CONTEXT_VERIFY, QUERY_DIAGNOSE, SECTION
 from gno_adapters.mcp.tools.health import PEEK, STATUS
 from gno_adapters.mcp.tools.links import BACKLINKS, LINKS
 from gno_adapters.mcp.tools.search import SEARCH
@@ -31,7 +31,9 @@ ALL_TOOLS: tuple[ToolDef, ...] = (
     SEARCH,
     VSEARCH,
     QUERY,
+    QUERY_DIAGNOSE,
     GET,
+    SECTION,
     MULTI_GET,
     PEEK,
     STATUS,

@@ -67,3 +67,84 @@ CONTEXT_VERIFY = ToolDef(
     handler=_verify,
     requires="context_verify",
 )
+
+
+SECTION_INPUT: JSONObject = {
+    "type": "object",
+    "properties": {
+        "action": {"type": "string", "enum": ["create", "resolve"]},
+        "ref": {"type": "string", "minLength": 1, "maxLength": 2048},
+        "anchor": {"type": "string", "minLength": 1, "maxLength": 512},
+        "line": {"type": "integer", "minimum": 1},
+        "target": {
+            "type": "object",
+            "description": "A SectionTargetV1 (gno://schemas/section-target@1.0) to resolve",
+        },
+    },
+    "required": ["action", "ref"],
+    "additionalProperties": False,
+}
+
+DIAGNOSE_INPUT = DerivedSchema(
+    "DiagnoseRequest",
+    hide=("pathPrefix",),
+    describe={"target": "URI, #docid, or collection/path of the document to diagnose"},
+    extra={"projectHints": c.PROJECT_HINTS},
+)
+
+
+def _section(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.requests import SectionRequest
+
+    request = SectionRequest.model_validate(model_arguments(SectionRequest, call.arguments))
+    result = call.facade.section(request).wire()
+    text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    citation = result.get("citation")
+    if result["action"] == "resolve" and citation is None:
+        text += f"\nSection {result['status']}: not safe to navigate or cite; create a new target."
+    elif citation is not None:
+        count = citation["lineEnd"] - citation["lineStart"] + 1
+        text += (
+            f"\nRead it with gno_get ref={citation['uri']} fromLine={citation['lineStart']} "
+            f"lineCount={count}"
+        )
+    return {"content": [{"type": "text", "text": text}], "structuredContent": result}
+
+
+def render_diagnosis(result: dict[str, object]) -> str:
+    target = result["target"]
+    assert isinstance(target, dict)
+    lines = [f"Target {target.get('uri') or target['ref']}: {target['status']}"]
+    for reason in target.get("filterReasons") or []:
+        lines.append(f"  filtered: {reason}")
+    for stage in result["stages"]:  # type: ignore[attr-defined]
+        lines.append(f"  {stage['id']}: {stage['status']} - {stage['reason']}")
+    lines.append(str(result["summary"]))
+    return "\n".join(lines)
+
+
+def _diagnose(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.requests import DiagnoseRequest
+
+    request = DiagnoseRequest.model_validate(model_arguments(DiagnoseRequest, call.arguments))
+    result = call.facade.query_diagnose(request).wire()
+    return {
+        "content": [{"type": "text", "text": render_diagnosis(result)}],
+        "structuredContent": result,
+    }
+
+
+SECTION = ToolDef(
+    name="gno_section",
+    input_schema=SECTION_INPUT,
+    output="section",
+    handler=_section,
+    requires="section",
+)
+QUERY_DIAGNOSE = ToolDef(
+    name="gno_query_diagnose",
+    input_schema=DIAGNOSE_INPUT,
+    output="query-diagnose",
+    handler=_diagnose,
+    requires="query_diagnose",
+)

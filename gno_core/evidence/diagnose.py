@@ -1,0 +1,433 @@
+"""Query diagnosis: for one named document, what each retrieval stage did with it and why it
+ended where it did, in sentences a person can act on.
+
+Stages: the filters (is the document eligible at all, and if not, which filter excluded it and
+with what values), the BM25 leg, the vector leg, fusion (its rank among every fused candidate
+against the requested limit and ``minScore``), the graph (hybrid retrieval does not expand
+along links yet; the stage says how many top results link to the target), and rerank.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gno_core.errors import GnoError, NotFoundError
+from gno_core.retrieval.dates import parse_document_date
+from gno_core.retrieval.filters import build_filters
+from gno_core.retrieval.query import parse_query, words_of
+from gno_core.retrieval.results import doc_key
+
+if TYPE_CHECKING:
+    from gno_core.contracts.evidence import QueryDiagnosis
+    from gno_core.contracts.requests import DiagnoseRequest
+    from gno_core.documents import Documents
+    from gno_core.domain import SearchFilters, StoredDocument
+    from gno_core.index_handle import IndexHandle
+    from gno_core.ports import SemanticModels
+    from gno_core.retrieval.modes import Retrieval
+
+POOL = 100
+
+
+def diagnose(
+    handle: IndexHandle,
+    documents: Documents,
+    retrieval: Retrieval,
+    models: SemanticModels,
+    request: DiagnoseRequest,
+) -> QueryDiagnosis:
+    from gno_core.contracts.evidence import QueryDiagnosis
+
+    out: dict[str, Any] = {
+        "schemaVersion": "1.0",
+        "query": request.query,
+        "meta": {"limit": request.limit, "minScore": request.min_score},
+    }
+    try:
+        with documents.resolved(request.target) as resolved:
+            doc = resolved.document
+            uri = resolved.handle.uri(doc)
+            markdown = resolved.handle.index.documents.markdown(doc.mirror_hash) or ""
+            chunks = resolved.handle.index.documents.chunks(doc.mirror_hash)
+            same_index = resolved.handle is handle
+    except NotFoundError:
+        out["target"] = {"ref": request.target, "status": "not_found", "filterReasons": []}
+        out["stages"] = []
+        out["summary"] = (
+            f"{request.target} is not an active document of this index: check the reference "
+            "(gno ls lists documents) or run gno update if the file is new."
+        )
+        return QueryDiagnosis.model_validate(out)
+    target: dict[str, Any] = {
+        "ref": request.target,
+        "docid": doc.docid,
+        "uri": uri,
+        "mirrorHash": doc.mirror_hash,
+        "chunkCount": len(chunks),
+        "filterReasons": [],
+    }
+    if doc.meta.title:
+        target["title"] = doc.meta.title
+    if doc.meta.content_type:
+        target["contentType"] = doc.meta.content_type
+    out["target"] = target
+    if not chunks or not same_index:
+        target["status"] = "no_indexed_content" if not chunks else "inactive"
+        out["stages"] = []
+        out["summary"] = (
+            f"{uri} has no indexed text to match (it converted to no chunks)."
+            if not chunks
+            else f"{uri} belongs to another index; diagnose it there."
+        )
+        return QueryDiagnosis.model_validate(out)
+    filters = build_filters(handle.load_config(), request, handle.clock.now_ns())
+    reasons = _filter_reasons(doc, markdown, filters, request)
+    if reasons:
+        target["status"] = "filtered_out"
+        target["filterReasons"] = reasons
+        out["stages"] = [
+            _stage(s, "skipped", 0, False, None, None, False, "skipped", "filtered out first")
+            for s in ("bm25", "vector", "fusion", "graph", "rerank")
+        ]
+        out["summary"] = (
+            f"{uri} never reached ranking: " + "; ".join(reasons) + ". Remove or widen that "
+            "filter to let it compete."
+        )
+        return QueryDiagnosis.model_validate(out)
+    target["status"] = "diagnosed"
+    key = doc_key(doc)
+    stages = [_bm25(handle, request, filters, key), _vector(handle, models, request, filters, key)]
+    fusion, rerank, chunk, graph_keys = _hybrid(retrieval, request, key, doc)
+    stages += [fusion, _graph(handle, doc, graph_keys), rerank]
+    out["stages"] = stages
+    if chunk is not None:
+        out["chunk"] = chunk
+    out["summary"] = _summary(uri, stages, request.limit)
+    return QueryDiagnosis.model_validate(out)
+
+
+def _stage(
+    sid: str,
+    status: str,
+    count: int,
+    present: bool,
+    rank: int | None,
+    score: float | None,
+    survived: bool,
+    drop: str | None,
+    reason: str,
+) -> dict[str, Any]:
+    stage: dict[str, Any] = {
+        "id": sid,
+        "status": status,
+        "sourceCount": count,
+        "present": present,
+        "survived": survived,
+        "reason": reason,
+    }
+    if rank is not None:
+        stage["rank"] = rank
+    if score is not None:
+        stage["score"] = round(score, 6)
+    if drop is not None:
+        stage["dropReason"] = drop
+    return stage
+
+
+def _filter_reasons(
+    doc: StoredDocument, markdown: str, filters: SearchFilters, request: DiagnoseRequest
+) -> list[str]:
+    meta = doc.meta
+    reasons = []
+    if filters.collections and doc.collection not in filters.collections:
+        reasons.append(
+            f"it is in collection '{doc.collection}' but the query is limited to "
+            + ", ".join(f"'{c}'" for c in filters.collections)
+        )
+    if filters.path_prefix and not doc.rel_path.startswith(filters.path_prefix):
+        reasons.append(f"its path '{doc.rel_path}' does not start with '{filters.path_prefix}'")
+    tags = set(meta.tags)
+    has = ", ".join(sorted(tags)) or "no tags"
+    missing = [t for t in filters.tags_all if t not in tags]
+    if missing:
+        reasons.append(f"it lacks the required tag(s) {', '.join(missing)} (it has {has})")
+    if filters.tags_any and not tags & set(filters.tags_any):
+        reasons.append(f"it has none of the tags {', '.join(filters.tags_any)} (it has {has})")
+    when = parse_document_date(meta.date) or doc.source_mtime_ns
+    if filters.since_ns is not None and when < filters.since_ns:
+        reasons.append(f"its date is before --since {request.since}")
+    if filters.until_ns is not None and when >= filters.until_ns:
+        reasons.append(f"its date is not before --until {request.until}")
+    if filters.categories:
+        own = {c.lower() for c in (*meta.categories, meta.content_type or "") if c}
+        if not own & set(filters.categories):
+            reasons.append(
+                f"its categories ({', '.join(sorted(own)) or 'none'}) match none of "
+                + ", ".join(filters.categories)
+            )
+    if filters.author and (
+        meta.author is None or filters.author.lower() not in meta.author.lower()
+    ):
+        reasons.append(f"its author ({meta.author or 'none'}) does not contain '{filters.author}'")
+    if filters.lang and (meta.language or "").lower() != filters.lang:
+        reasons.append(f"its language is {meta.language or 'unknown'}, not {filters.lang}")
+    if filters.exclude_terms:
+        words = set(words_of(" ".join((markdown, doc.rel_path, meta.title or ""))))
+        hit = [t for t in filters.exclude_terms if t in words]
+        if hit:
+            reasons.append(f"it contains the excluded term(s) {', '.join(hit)}")
+    return reasons
+
+
+def _bm25(
+    handle: IndexHandle, request: DiagnoseRequest, filters: SearchFilters, key: str
+) -> dict[str, Any]:
+    hits = handle.index.lexical.search(parse_query(request.query), filters, POOL)
+    keys = [doc_key(h.document) for h in hits]
+    if key in keys:
+        rank = keys.index(key) + 1
+        best = hits[0].bm25 or 1.0
+        score = hits[rank - 1].bm25 / best
+        return _stage(
+            "bm25",
+            "active",
+            len(hits),
+            True,
+            rank,
+            score,
+            True,
+            None,
+            f"BM25 ranks it {rank} of {len(hits)} keyword matches",
+        )
+    return _stage(
+        "bm25",
+        "active",
+        len(hits),
+        False,
+        None,
+        None,
+        False,
+        "not_in_candidate_set",
+        "no BM25 match: it shares none of the query's keywords, or ranks below the "
+        f"{POOL} best keyword matches",
+    )
+
+
+def _vector(
+    handle: IndexHandle,
+    models: SemanticModels,
+    request: DiagnoseRequest,
+    filters: SearchFilters,
+    key: str,
+) -> dict[str, Any]:
+    embedder = models.embedder
+    if embedder is None:
+        return _stage(
+            "vector",
+            "skipped",
+            0,
+            False,
+            None,
+            None,
+            False,
+            "skipped",
+            "no embedding model is available, so nothing was searched by meaning",
+        )
+    if not handle.index.vectors.has_vectors(embedder.fingerprint):
+        return _stage(
+            "vector",
+            "skipped",
+            0,
+            False,
+            None,
+            None,
+            False,
+            "skipped",
+            "nothing is embedded yet (run gno embed), so nothing was searched by meaning",
+        )
+    try:
+        vector = embedder.embed_batch([embedder.profile.query(request.query)])[0]
+    except GnoError as exc:
+        return _stage(
+            "vector",
+            "skipped",
+            0,
+            False,
+            None,
+            None,
+            False,
+            "skipped",
+            f"the query could not be embedded ({exc.code})",
+        )
+    hits = handle.index.vectors.nearest(vector, embedder.fingerprint, filters, POOL)
+    keys = []
+    for h in hits:
+        k = doc_key(h.document)
+        if k not in keys:
+            keys.append(k)
+    if key in keys:
+        rank = keys.index(key) + 1
+        return _stage(
+            "vector",
+            "active",
+            len(keys),
+            True,
+            rank,
+            None,
+            True,
+            None,
+            f"by meaning it ranks {rank} of the {len(keys)} nearest documents",
+        )
+    return _stage(
+        "vector",
+        "active",
+        len(keys),
+        False,
+        None,
+        None,
+        False,
+        "not_in_candidate_set",
+        f"by meaning it is not among the {POOL} nearest chunks",
+    )
+
+
+def _hybrid(
+    retrieval: Retrieval, request: DiagnoseRequest, key: str, doc: StoredDocument
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None, list[str]]:
+    from gno_core.contracts.requests import QueryRequest
+
+    fields = {name: getattr(request, name) for name in QueryRequest.model_fields if name != "limit"}
+    unranked = QueryRequest(**{**fields, "limit": POOL, "rerank": False, "min_score": None})
+    fused = retrieval.hybrid(unranked)
+    fused_keys = [r.uri for r in fused.results]
+    uri_of = retrieval.handle.uri(doc)
+    rank = fused_keys.index(uri_of) + 1 if uri_of in fused_keys else None
+    chunk = None
+    if rank is None:
+        fusion = _stage(
+            "fusion",
+            "active",
+            len(fused_keys),
+            False,
+            None,
+            None,
+            False,
+            "not_in_candidate_set",
+            "no leg brought it in, so fusion never saw it",
+        )
+    else:
+        score = fused.results[rank - 1].score
+        below_min = request.min_score is not None and score < request.min_score
+        within = rank <= request.limit and not below_min
+        why = f"fusion puts it at rank {rank} of {len(fused_keys)}"
+        if below_min:
+            why += f", but its score {score:.2f} is below minScore {request.min_score}"
+        elif rank > request.limit:
+            why += f", below the limit of {request.limit}"
+        fusion = _stage(
+            "fusion",
+            "active",
+            len(fused_keys),
+            True,
+            rank,
+            score,
+            within,
+            None if within else "below_cutoff",
+            why,
+        )
+        hit = fused.results[rank - 1]
+        if hit.snippet_range is not None:
+            chunk = {
+                "startLine": hit.snippet_range.start_line,
+                "endLine": hit.snippet_range.end_line,
+            }
+    if not request.rerank or request.fast:
+        rerank = _stage(
+            "rerank",
+            "skipped",
+            0,
+            False,
+            None,
+            None,
+            False,
+            "skipped",
+            "reranking was turned off for this query",
+        )
+        return fusion, rerank, chunk, fused_keys[: request.limit]
+    ranked = retrieval.hybrid(QueryRequest(**{**fields, "limit": POOL, "min_score": None}))
+    if not ranked.meta.reranked:
+        rerank = _stage(
+            "rerank",
+            "skipped",
+            0,
+            False,
+            None,
+            None,
+            False,
+            "skipped",
+            "no reranker model is available, so fusion order is final",
+        )
+        return fusion, rerank, chunk, fused_keys[: request.limit]
+    keys = [r.uri for r in ranked.results]
+    if uri_of not in keys:
+        rerank = _stage(
+            "rerank",
+            "active",
+            len(keys),
+            False,
+            None,
+            None,
+            False,
+            "not_in_candidate_set",
+            "it was not among the reranked candidates",
+        )
+    else:
+        final = keys.index(uri_of) + 1
+        rerank = _stage(
+            "rerank",
+            "active",
+            len(keys),
+            True,
+            final,
+            ranked.results[final - 1].score,
+            final <= request.limit,
+            None if final <= request.limit else "below_cutoff",
+            f"the reranker moves it to rank {final}"
+            + ("" if final <= request.limit else f", below the limit of {request.limit}"),
+        )
+    return fusion, rerank, chunk, keys[: request.limit]
+
+
+def _graph(handle: IndexHandle, doc: StoredDocument, top: list[str]) -> dict[str, Any]:
+    """Hybrid retrieval does not expand along links yet; the stage reports what the link
+    graph would offer: the notes linking to the target, and how many are top results."""
+    from gno_core.identity import make_uri
+
+    incoming = handle.index.links.incoming(doc.collection, doc.rel_path)
+    sources = {make_uri(r.source.collection, r.source.rel_path, handle.name) for r in incoming}
+    linked = len(sources & set(top))
+    return _stage(
+        "graph",
+        "skipped",
+        len(sources),
+        False,
+        None,
+        None,
+        False,
+        "skipped",
+        "hybrid retrieval does not expand along links yet; "
+        f"{len(sources)} note(s) link to it, {linked} of them among the top results",
+    )
+
+
+def _summary(uri: str, stages: list[dict[str, Any]], limit: int) -> str:
+    by = {s["id"]: s for s in stages}
+    final = by["rerank"] if by["rerank"]["status"] == "active" else by["fusion"]
+    if final["survived"]:
+        return f"{uri} is returned at rank {final['rank']} (limit {limit})."
+    if not by["bm25"]["present"] and not by["vector"]["present"]:
+        return (
+            f"{uri} is eligible but neither keywords nor meaning brought it in: add a "
+            "term queryMode with words it contains, or rephrase."
+        )
+    return f"{uri} is not returned: {final['reason']}. Raise limit or refine the query."
