@@ -158,3 +158,43 @@ def test_sigkill_mid_capture_leaves_no_note_and_a_free_lease(
     assert not [
         p for p in _files(notes) if p.endswith(".md") and "killed" not in p and "seed" not in p
     ]
+
+
+def test_a_stdio_agent_with_write_captures_and_finds_it_next_call(env: dict[str, str]) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gno_cli.main", "mcp", "--enable-write"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    init = {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    }
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {
+                "name": "gno_capture",
+                "arguments": {"collection": "notes", "content": "Axolotls regrow limbs."},
+            },
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "gno_search", "arguments": {"query": "axolotls"}},
+        },
+    ]
+    out, _ = proc.communicate("".join(json.dumps(m) + "\n" for m in messages), timeout=60)
+    answers = {m["id"]: m for m in map(json.loads, out.splitlines()) if "id" in m}
+    receipt = answers[2]["result"]["structuredContent"]
+    hits = answers[3]["result"]["structuredContent"]["results"]
+    assert receipt["sync"]["status"] == "completed"
+    assert [h["uri"] for h in hits] == [receipt["uri"]]

@@ -154,3 +154,21 @@ def test_clear_embeddings_and_unknown_jobs() -> None:
     assert cleared["structuredContent"]["deleted"] > 0
     assert call(peer, "gno_status")["structuredContent"]["embeddingBacklog"] > 0
     assert error_code(call(peer, "gno_job_status", jobId="job-404")) == "NOT_FOUND"
+
+
+def test_a_cancelled_sync_call_stops_before_the_next_file() -> None:
+    from gno_adapters.mcp.context import Connection, RequestContext
+    from gno_adapters.mcp.facade import FacadeHolder
+    from gno_adapters.mcp.tools.common import ToolCall
+    from gno_adapters.mcp.tools.writes import SYNC
+    from gno_core.errors import CancelledError
+
+    made = made_with(notes=50)
+    connection = Connection.pinned_by_first_request("test")
+    ctx = RequestContext(request_id=7, method="tools/call", params={}, connection=connection)
+    ctx.cancelled.set()
+    with pytest.raises(CancelledError) as stopped:
+        SYNC.handler(ToolCall(ctx, {}, FacadeHolder(factory(made))))
+    assert stopped.value.details["done"] == 0
+    peer = peer_over(made)
+    assert call(peer, "gno_sync")["structuredContent"]["result"]["totalAdded"] == 50
