@@ -64,3 +64,57 @@ def test_rest_and_mcp_capture_with_write_access() -> None:
         assert mcp.status_code == 200
         text = mcp.text
         assert "created_with_suffix" in text and "narwhal-2.md" in text
+
+
+def _session(http: httpx.Client) -> dict[str, str]:
+    init = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    accept = {"Accept": "application/json, text/event-stream"}
+    sid = http.post("/mcp", json=init, headers=accept).headers["Mcp-Session-Id"]
+    headers = {"Mcp-Session-Id": sid, **accept}
+    http.post(
+        "/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers
+    )
+    return headers
+
+
+def _tool(http: httpx.Client, headers: dict[str, str], name: str, **arguments: Any) -> Any:
+    body = {"jsonrpc": "2.0", "id": 9, "method": "tools/call"}
+    body["params"] = {"name": name, "arguments": arguments}
+    text = http.post("/mcp", json=body, headers=headers).text
+    payload = text.split("data: ", 1)[1] if text.startswith("event:") else text
+    import json
+
+    return json.loads(payload)["result"]
+
+
+def test_a_job_outlives_its_session_and_shutdown_cancels_the_next() -> None:
+    from tests.wire.real_facade import factory
+    from tests.wire.test_mcp_write_jobs import SlowEmbedder, made_with
+
+    made = made_with(notes=300, embedder=SlowEmbedder())
+    with (
+        served(mode="serve", enable_write=True, factory=factory(made)) as server,
+        httpx.Client(base_url=server.base, timeout=30) as http,
+    ):
+        jobs = server.gateway.handlers.jobs.manager
+        first = _session(http)
+        job = _tool(http, first, "gno_index")["structuredContent"]["jobId"]
+        assert http.delete("/mcp", headers=first).status_code == 204
+        assert jobs.wait(job, 60).status == "completed"
+        second = _session(http)
+        status = _tool(http, second, "gno_job_status", jobId=job)["structuredContent"]
+        assert status["status"] == "completed"
+        made.tree.write("/notes/more.md", "# More\n\n" + "text " * 50)  # type: ignore[attr-defined]
+        for i in range(300):
+            made.tree.write(f"/notes/extra-{i}.md", f"# Extra {i}\n\nwords {i}\n")  # type: ignore[attr-defined]
+        running = _tool(http, second, "gno_index")["structuredContent"]["jobId"]
+    assert jobs.status(running).status == "cancelled"
