@@ -180,12 +180,13 @@ class InMemoryLinks:
                     )
         return sorted(out, key=lambda r: (r.source.collection, r.source.rel_path, r.link.seq))
 
-    def edges(self, collection: str | None = None) -> Iterator[Edge]:
+    def edges(self, collection: str | None = None, relation: str | None = None) -> Iterator[Edge]:
         rows = [
             row
             for row in self._s.links.values()
             if self._active(row.source) is not None
             and (collection is None or row.source[0] == collection)
+            and (relation is None or row.link.relation == relation)
         ]
         rows.sort(key=lambda r: (r.source, r.link.seq))
         for row in rows:

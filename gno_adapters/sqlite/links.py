@@ -244,8 +244,10 @@ class ApswLinks:
             )
         return out
 
-    def edges(self, collection: str | None = None) -> Iterator[Edge]:
+    def edges(self, collection: str | None = None, relation: str | None = None) -> Iterator[Edge]:
         where, params = ("AND s.collection = ?", (collection,)) if collection else ("", ())
+        if relation is not None:
+            where, params = where + " AND l.relation = ?", (*params, relation)
         sql = (
             "SELECT s.collection, s.rel_path, s.title, s.source_hash, d.collection, d.rel_path, "
             "d.title, d.source_hash, l.relation, l.link_type, l.edge_source, t.confidence "

@@ -62,6 +62,7 @@ _DENDRON_URI = re.compile(r"^dendron://[^/]*/(.*)$")
 _GNO_URI = re.compile(r"^gno://([^/?#]+)/([^?#]*)")
 _WIKI_IN_TEXT = re.compile(r"\[\[([^\[\]\n]{1,1000})\]\]")
 _SPACES = re.compile(r"\s+")
+_BRACKET = re.compile(r"[\[\]]")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _NON_WORD = re.compile(r"[\W_]+")
 #: Frontmatter keys that are never edges, even when their value holds ``[[...]]``.
@@ -84,6 +85,8 @@ def extract_links(
     (frontmatter edges first), each with its lookup keys. ``body_start_line`` is the first line
     after the frontmatter block (1 without one); ``front`` the parsed frontmatter."""
     text = markdown.replace(_MASK, "\ufffd") if _MASK in markdown else markdown
+    if not front and "[" not in text and "<" not in text:
+        return ()  # no link syntax at all: most of a large vault of prose
     lines = text.split("\n")
     out: list[ExtractedLink] = []
     if front:
@@ -97,8 +100,31 @@ def extract_links(
         if len(out) >= MAX_LINKS:
             break
     return tuple(
-        replace(link, seq=seq, keys=link_keys(link, source_rel_path))
+        _numbered(link, seq, link_keys(link, source_rel_path))
         for seq, link in enumerate(out[:MAX_LINKS])
+    )
+
+
+def _numbered(k: ExtractedLink, seq: int, keys: tuple[str, ...]) -> ExtractedLink:
+    # Spelled out: ``dataclasses.replace`` costs twice as much, once per link of a vault.
+    return ExtractedLink(
+        seq,
+        k.link_type,
+        k.edge_source,
+        k.relation,
+        k.target_ref,
+        k.target_anchor,
+        k.target_collection,
+        k.link_text,
+        k.start_line,
+        k.start_col,
+        k.end_line,
+        k.end_col,
+        k.alias,
+        k.external,
+        k.embed,
+        k.context,
+        keys,
     )
 
 
@@ -129,7 +155,7 @@ def _prose_lines(lines: list[str], start: int) -> tuple[list[tuple[int, str, str
             ):
                 fence = None
             continue
-        opened = _FENCE_OPEN.match(line)
+        opened = _FENCE_OPEN.match(line) if stripped[:3] in ("```", "~~~") else None
         # Inside a list item a fence is indented like the item's text (Dendron, Obsidian).
         if (
             opened
@@ -153,11 +179,13 @@ def _prose_lines(lines: list[str], start: int) -> tuple[list[tuple[int, str, str
         if indented and not in_list and (prev_blank or prev_code):
             prev_blank, prev_code = False, True
             continue
-        if _LIST_ITEM.match(line):
+        if stripped[0] in "-*+0123456789" and _LIST_ITEM.match(line):
             in_list = True
         elif not indented:
             in_list = False
         prev_blank = prev_code = False
+        if "[" not in line and "<" not in line:
+            continue  # nothing to find, and no comment can open here
         masked, in_comment = _mask(line, False)
         definition = _REF_DEF.match(masked)
         if definition:
@@ -394,7 +422,9 @@ def _brackets(masked: str) -> dict[int, int]:
     """Matching ``]`` of each unescaped ``[`` on the line, in one pass with a stack."""
     pairs: dict[int, int] = {}
     stack: list[int] = []
-    for pos, ch in enumerate(masked):
+    for found in _BRACKET.finditer(masked):
+        pos = found.start()
+        ch = masked[pos]
         if ch == "[":
             if not _escaped(masked, pos):
                 stack.append(pos)

@@ -30,9 +30,10 @@ class LinkStore(Protocol):
         ``targets`` holds this document only."""
         ...
 
-    def edges(self, collection: str | None = None) -> Iterator[Edge]:
+    def edges(self, collection: str | None = None, relation: str | None = None) -> Iterator[Edge]:
         """Every resolved link between two active documents (with its source in
-        ``collection`` when given), one edge per target, streamed in source order."""
+        ``collection``, of edge type ``relation``, when given), one edge per target, streamed
+        in source order."""
         ...
 
     def unresolved(self, collection: str | None = None, limit: int = 100) -> list[LinkRecord]:

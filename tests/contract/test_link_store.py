@@ -188,6 +188,8 @@ def test_edges_and_counts(store: Store) -> None:
         ("b.md", "a.md", "links_to", "wikilink", EXPLICIT),
     ]
     assert [e.source.rel_path for e in store.links.edges("other")] == []
+    assert [e.target.rel_path for e in store.links.edges(relation="embeds")] == ["c.md"]
+    assert [e.relation for e in store.links.edges("notes", "works_at")] == ["works_at"]
     counts = store.links.counts()
     assert (counts.links, counts.resolved, counts.unresolved, counts.external) == (6, 4, 1, 1)
     assert dict(counts.edge_types) == {"links_to": 2, "embeds": 1, "works_at": 1}
