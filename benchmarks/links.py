@@ -98,8 +98,11 @@ def real_vault(name: str, folder: Path, work: Path) -> None:
 
 
 def generate(target: Path, notes: int, *, links: bool, seed: int = 7) -> int:
-    """``notes`` notes in folders of 1,000; with ``links``, 6 per note (note i < 2,500 also
-    links the hub). Returns the number of links written."""
+    """``notes`` notes in folders of 1,000; with ``links``, 6 per note: wiki names, a wiki path
+    with a label, a relative Markdown link with an anchor, an embed, and a typed frontmatter
+    relation in one note of ten (the other nine write that link in the body). Notes i < 2,500
+    link the hub. Without ``links`` the same notes keep their text and frontmatter shape with
+    no link syntax. Returns the number of links written."""
     rng = random.Random(seed)
     written = 0
     (target / "hub").mkdir(parents=True, exist_ok=True)
@@ -109,22 +112,27 @@ def generate(target: Path, notes: int, *, links: bool, seed: int = 7) -> int:
         if i % PER_FOLDER == 0:
             folder.mkdir(parents=True, exist_ok=True)
         words = " ".join(rng.choice(WORDS) for _ in range(60))
-        picks = [rng.randrange(notes) for _ in range(5)]
+        a, b, c, d, e, f = (rng.randrange(notes) for _ in range(6))
+        typed = i % 10 == 0
         if links:
-            a, b, c, d, e = picks
+            head = f'---\nrelations:\n  related: "[[note-{a}]]"\n---\n' if typed else ""
+            first = "" if typed else f" (also [[note-{a}]])"
             body = (
-                f'---\ntitle: Note {i}\nrelations:\n  related: "[[note-{a}]]"\n---\n'
-                f"# Note {i}\n\n{words[:200]} see [[note-{b}]] and [[f{c // PER_FOLDER:03d}/note-{c}"
-                f"|that one]].\n\n{words[200:]} [more](../f{d // PER_FOLDER:03d}/note-{d}.md#top) "
+                f"{head}# Note {i}\n\n{words[:200]} see [[note-{b}]]{first}, [[note-{f}]] and "
+                f"[[f{c // PER_FOLDER:03d}/note-{c}|that one]].\n\n{words[200:]} "
+                f"[more](../f{d // PER_FOLDER:03d}/note-{d}.md#top) "
                 + ("and [[hub]]." if i < HUB_INBOUND else f"and ![[note-{e}]].")
                 + "\n"
             )
             written += 6
         else:
+            head = f'---\nabout:\n  related: "note {a}"\n---\n' if typed else ""
+            first = "" if typed else f" (also note {a})"
             body = (
-                f"---\ntitle: Note {i}\nrelated: note {picks[0]}\n---\n# Note {i}\n\n"
-                f"{words[:200]} see note {picks[1]} and that one.\n\n{words[200:]} more "
-                "and the hub.\n"
+                f"{head}# Note {i}\n\n{words[:200]} see note {b}{first}, note {f} and that one, "
+                f"f{c // PER_FOLDER:03d} note {c}.\n\n{words[200:]} more, note {d} top, and "
+                + ("the hub." if i < HUB_INBOUND else f"note {e}.")
+                + "\n"
             )
         (folder / f"note-{i}.md").write_text(body, "utf-8")
     return written

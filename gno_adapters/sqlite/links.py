@@ -202,8 +202,10 @@ class ApswLinks:
             marks = ",".join("?" * len(batch))
             for link_id, coll, rel, title, source_hash, confidence, method in self._db.rows(
                 "reading link targets",
+                # CROSS JOIN keeps the link ids as the outer loop (the planner would otherwise
+                # scan documents on a large index).
                 "SELECT t.link_id, d.collection, d.rel_path, d.title, d.source_hash, "
-                "t.confidence, t.method FROM link_targets t JOIN documents d ON d.id = "
+                "t.confidence, t.method FROM link_targets t CROSS JOIN documents d ON d.id = "
                 f"t.dst_doc_id WHERE t.link_id IN ({marks}) AND d.active = 1 "
                 "ORDER BY t.link_id, d.collection, d.rel_path",
                 tuple(batch),
@@ -248,17 +250,27 @@ class ApswLinks:
         where, params = ("AND s.collection = ?", (collection,)) if collection else ("", ())
         if relation is not None:
             where, params = where + " AND l.relation = ?", (*params, relation)
+        # Driven by doc_links in (doc_id, seq) order (its unique index): no sort, and each
+        # document's DocRef is built once however many edges it has.
         sql = (
-            "SELECT s.collection, s.rel_path, s.title, s.source_hash, d.collection, d.rel_path, "
-            "d.title, d.source_hash, l.relation, l.link_type, l.edge_source, t.confidence "
-            "FROM doc_links l JOIN documents s ON s.id = l.doc_id "
-            "JOIN link_targets t ON t.link_id = l.id JOIN documents d ON d.id = t.dst_doc_id "
-            f"WHERE s.active = 1 AND d.active = 1 {where} ORDER BY l.doc_id, l.seq, d.id"
+            "SELECT s.id, s.collection, s.rel_path, s.title, s.source_hash, d.id, d.collection, "
+            "d.rel_path, d.title, d.source_hash, l.relation, l.link_type, l.edge_source, "
+            "t.confidence FROM doc_links l CROSS JOIN documents s ON s.id = l.doc_id "
+            "CROSS JOIN link_targets t ON t.link_id = l.id "
+            "CROSS JOIN documents d ON d.id = t.dst_doc_id "
+            f"WHERE s.active = 1 AND d.active = 1 {where} ORDER BY l.doc_id, l.seq, t.dst_doc_id"
         )
+        refs: dict[int, DocRef] = {}
+
+        def ref(doc_id: int, row: Sequence[Any]) -> DocRef:
+            found = refs.get(doc_id)
+            if found is None:
+                found = refs[doc_id] = DocRef(row[0], row[1], row[2], row[3])
+            return found
+
         with translate_errors("reading the link graph"):
-            cursor = self._conn.cursor().execute(sql, params)
-            for r in cursor:
-                yield Edge(DocRef(r[0], r[1], r[2], r[3]), DocRef(r[4], r[5], r[6], r[7]), *r[8:])
+            for r in self._conn.cursor().execute(sql, params):
+                yield Edge(ref(r[0], r[1:5]), ref(r[5], r[6:10]), r[10], r[11], r[12], r[13])
 
     def unresolved(self, collection: str | None = None, limit: int = 100) -> list[LinkRecord]:
         where, params = ("AND s.collection = ?", (collection,)) if collection else ("", ())

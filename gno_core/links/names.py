@@ -25,6 +25,8 @@ MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdx")
 
 
 def fold(text: str) -> str:
+    if text.isascii():
+        return text.lower().strip()  # same result, a fraction of the cost (once per link key)
     return unicodedata.normalize("NFC", text).casefold().strip()
 
 
