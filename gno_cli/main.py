@@ -82,6 +82,7 @@ COMMAND_MODULES: dict[str, str] = {
     "query": "semantic",
     "similar": "semantic",
     "context": "evidence",
+    "ask": "evidence",
     "section": "evidence",
     "get": "docs",
     "multi-get": "docs",

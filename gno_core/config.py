@@ -98,12 +98,25 @@ class GatewayConfig(_Model):
     header_timeout_seconds: float = Field(default=5.0, gt=0)
 
 
+class GenerationConfig(_Model):
+    """The chat endpoint ``gno ask`` drafts answers with. Unset: the built-in extractive
+    generator, which needs no model. ``endpoint`` is an OpenAI-compatible base URL such as
+    ``http://127.0.0.1:8080/v1``; the API key, when one is needed, is read from the environment
+    variable named by ``api_key_env``, never from this file."""
+
+    endpoint: str | None = None
+    model: str = "default"
+    api_key_env: str | None = None
+    timeout_seconds: float = Field(default=60.0, gt=0, le=600)
+
+
 class GnoConfig(_Model):
     version: int = 1
     collections: list[CollectionConfig] = Field(default_factory=list)
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
     ingest: IngestConfig = Field(default_factory=IngestConfig)
     gateway: GatewayConfig = Field(default_factory=GatewayConfig)
+    generation: GenerationConfig = Field(default_factory=GenerationConfig)
 
     def collection(self, name: str) -> CollectionConfig | None:
         key = name.strip().lower()

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     )
     from gno_core.contracts.embedding import EmbedResult, IndexResult
     from gno_core.contracts.evidence import (
+        AskResult,
         CapsuleVerification,
         ContextCapsule,
         QueryDiagnosis,
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     )
     from gno_core.contracts.links import BacklinksResult, LinksResult
     from gno_core.contracts.requests import (
+        AskRequest,
         ContextRequest,
         DiagnoseRequest,
         QueryRequest,
@@ -156,6 +158,7 @@ class Gno:
             lambda: self.documents,
             self._models,
             self._token_counter,
+            self._generator,
         )
 
     @cached_property
@@ -394,3 +397,7 @@ class Gno:
     def query_diagnose(self, request: DiagnoseRequest) -> QueryDiagnosis:
         """What each retrieval stage did with one target document, and why."""
         return self.evidence.diagnose(request)
+
+    def ask(self, request: AskRequest) -> AskResult:
+        """An answer whose every claim quotes cited capsule evidence, or an abstention."""
+        return self.evidence.ask(request)

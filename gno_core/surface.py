@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     )
     from gno_core.contracts.embedding import EmbedResult, IndexResult
     from gno_core.contracts.evidence import (
+        AskResult,
         CapsuleVerification,
         ContextCapsule,
         QueryDiagnosis,
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     )
     from gno_core.contracts.links import BacklinksResult, LinksResult
     from gno_core.contracts.requests import (
+        AskRequest,
         ContextRequest,
         DiagnoseRequest,
         QueryRequest,
@@ -152,6 +154,8 @@ class Facade(Protocol):
 
     def query_diagnose(self, request: DiagnoseRequest) -> QueryDiagnosis: ...
 
+    def ask(self, request: AskRequest) -> AskResult: ...
+
 
 FacadeFactory = Callable[[], Facade]
 
@@ -183,5 +187,6 @@ OPERATIONS: frozenset[str] = frozenset(
         "backlinks",
         "section",
         "query_diagnose",
+        "ask",
     }
 )

@@ -16,7 +16,16 @@ from gno_adapters.sqlite import ApswIndexProvider
 from gno_core.errors import NotFoundError
 from gno_core.facade import Gno
 from gno_core.index_handle import IndexHandle
-from gno_core.ports import Embedder, FrontmatterParser, Reranker, SourceTree, TokenCounter
+from gno_core.ports import (
+    ConfigRepository,
+    Embedder,
+    FrontmatterParser,
+    GenerationRequest,
+    Generator,
+    Reranker,
+    SourceTree,
+    TokenCounter,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -138,6 +147,49 @@ class LazyTokenCounter:
         return self._real().count(text)
 
 
+class LazyGenerator:
+    """``Generator`` chosen on first use from the config (``generation``) and the environment
+    (``GNO_ASK_ENDPOINT``, ``GNO_ASK_MODEL``): a configured OpenAI-compatible endpoint, else
+    the built-in extractive generator."""
+
+    def __init__(self, config: ConfigRepository, env: Mapping[str, str]) -> None:
+        self._config = config
+        self._env = env
+        self._generator: Generator | None = None
+
+    def _real(self) -> Generator:
+        if self._generator is None:
+            self._generator = choose_generator(self._config, self._env)
+        return self._generator
+
+    @property
+    def model_id(self) -> str:
+        return self._real().model_id
+
+    def generate(self, request: GenerationRequest) -> str:
+        return self._real().generate(request)
+
+
+def choose_generator(config: ConfigRepository, env: Mapping[str, str]) -> Generator:
+    from gno_core.config import GenerationConfig
+
+    settings = config.load().generation if config.exists() else GenerationConfig()
+    endpoint = env.get("GNO_ASK_ENDPOINT") or settings.endpoint
+    if not endpoint:
+        from gno_adapters.generation.extractive import ExtractiveGenerator
+
+        return ExtractiveGenerator()
+    from gno_adapters.generation.openai_chat import OpenAiChatGenerator
+
+    key_env = env.get("GNO_ASK_API_KEY_ENV") or settings.api_key_env
+    return OpenAiChatGenerator(
+        endpoint,
+        env.get("GNO_ASK_MODEL") or settings.model,
+        api_key=env.get(key_env) if key_env else None,
+        timeout_seconds=settings.timeout_seconds,
+    )
+
+
 class _LazyFrontmatterParser:
     """``FrontmatterParser`` that builds the ruamel.yaml parser on first use (sync only)."""
 
@@ -179,9 +231,10 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
             lease=FileWriteLease(other.data_dir),
         )
 
+    config = YamlConfigRepository(paths.config_file, paths.cache_dir)
     adapters = Adapters(
         index_name=paths.index_name,
-        config=YamlConfigRepository(paths.config_file, paths.cache_dir),
+        config=config,
         provider=ApswIndexProvider(paths.db_path, clock),
         tree=_LazySourceTree(),
         frontmatter=_LazyFrontmatterParser(),
@@ -192,6 +245,7 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
         notes=LocalNoteFiles(),
         open_index=open_other,
         token_counter=LazyTokenCounter(),
+        generator=LazyGenerator(config, os.environ if env is None else env),
         converter=_LazyConverter(),
     )
     return build(adapters)

@@ -12,6 +12,7 @@ from gno_adapters.bootstrap.adapters import Adapters
 from gno_adapters.bootstrap.local import LazyTokenCounter
 from gno_adapters.converters.registry import InProcessConverters
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
+from gno_adapters.generation.extractive import ExtractiveGenerator
 from gno_adapters.inmemory.clock import FixedClock
 from gno_adapters.inmemory.config import InMemoryConfigRepository
 from gno_adapters.inmemory.embedder import HashEmbedder
@@ -83,6 +84,7 @@ def in_memory(
         embedder=HashEmbedder() if embedder else None,
         reranker=OverlapReranker() if reranker else None,
         token_counter=LazyTokenCounter(),
+        generator=ExtractiveGenerator(),
         # Tests hand in their own bytes: converting in process is enough, and fast.
         converter=InProcessConverters(),
     )

@@ -10,6 +10,13 @@ ones not built yet), and only those descriptions differ between the profiles.
 from __future__ import annotations
 
 FULL_DESCRIPTIONS: dict[str, str] = {
+    "gno_ask": (
+        "Answer one question from a closed Context Capsule and verify it: the draft's claims "
+        "must cite [evidence:<id>] passages of the capsule, the capsule's freshness is "
+        "checked, and each claim is supported, contradicted, insufficient or uncertain. Any "
+        "unsupported claim withholds the draft and the answer abstains. verify must be true. "
+        "Support is a closed-capsule classification, not a factual guarantee."
+    ),
     "gno_query_diagnose": (
         "Targeted retrieval diagnostics for one named document (target: URI, #docid or "
         "collection/path) under the same controls as gno_query: whether filters excluded it "

@@ -1,6 +1,7 @@
 """REST routes: ``GET /api/status``, ``POST /api/search``, ``POST /api/query``, ``GET /api/doc``,
 ``GET /api/links``, ``GET /api/backlinks``, ``POST /api/context``, ``POST /api/context/verify``
-(body ``{"capsule": ...}``), ``POST /api/query/diagnose``, ``POST /api/section``, and the write
+(body ``{"capsule": ...}``), ``POST /api/query/diagnose``, ``POST /api/section``,
+``POST /api/ask``, and the write
 routes (``POST /api/capture``), which answer 403 ``WRITE_DISABLED`` unless the gateway was
 started with write access (``--mcp-enable-write`` / ``gateway.enableWrite``).
 
@@ -155,6 +156,18 @@ def register_rest(
             except Exception as exc:
                 return _failure(exc)
             return await call(lambda f: f.section(body))
+
+    if "ask" in capabilities:
+
+        @app.post("/api/ask")
+        async def ask() -> Response:
+            from gno_core.contracts.requests import AskRequest
+
+            try:
+                body = AskRequest.model_validate(await _body())
+            except Exception as exc:
+                return _failure(exc)
+            return await call(lambda f: f.ask(body))
 
     if "context_verify" in capabilities:
 

@@ -23,6 +23,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     defer(p, _context_options)
     p.set_defaults(handler=run_context)
 
+    a = sub.add_parser(
+        "ask", help="answer a question with verified citations from a Context Capsule (or abstain)"
+    )
+    defer(a, _ask_options)
+    a.set_defaults(handler=run_ask)
+
     s = sub.add_parser("section", help="durable section targets: create ... | resolve ...")
     s.add_argument("action", choices=["create", "resolve"])
     s.add_argument("ref", help="gno:// URI, collection/path or #docid")
@@ -160,4 +166,26 @@ def run_diagnose(ctx: Context, target: str) -> int:
     for stage in result["stages"]:
         emit(f"  {stage['id']:<7} {stage['status']:<8} {stage['reason']}")
     emit(result["summary"])
+    return 0
+
+
+def _ask_options(p: argparse.ArgumentParser) -> None:
+    from gno_core.contracts.requests import AskRequest
+
+    add_request_options(p, AskRequest)
+
+
+def run_ask(ctx: Context) -> int:
+    from gno_cli.commands.semantic import _modes
+    from gno_core.contracts.requests import AskRequest
+    from gno_core.evidence.projection import render_ask
+
+    values = request_values(ctx.args, AskRequest)
+    values["query_modes"] = _modes(values.get("query_modes", []))
+    values["verify"] = True
+    result = ctx.gno.ask(AskRequest.model_validate(values)).wire()
+    if ctx.json:
+        emit_json(result)
+    else:
+        emit(render_ask(result))
     return 0

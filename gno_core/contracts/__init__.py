@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from gno_core.contracts.embedding import EmbedFailure, EmbedResult, IndexResult
     from gno_core.contracts.error import ErrorBody, ErrorEnvelope
     from gno_core.contracts.evidence import (
+        AskResult,
         CapsuleVerification,
         ContextCapsule,
         QueryDiagnosis,
@@ -135,6 +136,7 @@ _WHERE: dict[str, str] = {
     "ContextCapsule": "gno_core.contracts.evidence",
     "CapsuleVerification": "gno_core.contracts.evidence",
     "SectionResult": "gno_core.contracts.evidence",
+    "AskResult": "gno_core.contracts.evidence",
     "QueryDiagnosis": "gno_core.contracts.evidence",
     "ErrorEnvelope": "gno_core.contracts.error",
     "HttpError": "gno_core.contracts.gateway",
@@ -226,6 +228,7 @@ _SCHEMA_NAMES: dict[str, tuple[str, str]] = {
     "context-capsule-verification": ("1.0", "CapsuleVerification"),
     "section": ("1.0", "SectionResult"),
     "query-diagnose": ("1.0", "QueryDiagnosis"),
+    "ask": ("1.0", "AskResult"),
 }
 
 
@@ -251,6 +254,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SCHEMAS",
     "AddCollectionResult",
+    "AskResult",
     "Backlink",
     "BacklinksMeta",
     "BacklinksResult",

@@ -519,3 +519,88 @@ class DiagnoseRequest(QueryRequest):
         max_length=2048,
         description="URI, #docid, or collection/path of the document to diagnose",
     )
+
+
+class AskRequest(Request):
+    """A verified answer from a closed Context Capsule (``Gno.ask``); ``verify`` must be the
+    literal ``true``: an unverified answer is never produced."""
+
+    query: Annotated[str, Cli(help="the question")] = Field(
+        max_length=MAX_GOAL_CHARS, description="The question to answer from the notes"
+    )
+    verify: Annotated[Literal[True], Cli(skip=True)] = Field(
+        description="Must be true: every claim is checked against the capsule"
+    )
+    collection: Annotated[str | None, Cli(flags=("-c", "--collection"))] = Field(
+        default=None, description="Only this collection"
+    )
+    limit: Annotated[int, Cli(flags=("-n", "--limit"), help="documents (default 5)")] = Field(
+        default=5, ge=1, le=100, description="Documents admitted into the capsule (1-100)"
+    )
+    min_score: Annotated[float | None, Cli(help="minimum retrieval score")] = Field(
+        default=None, ge=0, le=1, description="Minimum retrieval score (0-1)"
+    )
+    lang: Annotated[str | None, Cli(help="language code")] = Field(
+        default=None, max_length=256, description="Language filter (BCP-47 code)"
+    )
+    intent: Annotated[str | None, Cli(help="disambiguating context")] = Field(
+        default=None, max_length=MAX_GOAL_CHARS, description="Disambiguating context"
+    )
+    candidate_limit: Annotated[int | None, Cli(flags=("-C", "--candidate-limit"))] = Field(
+        default=None, ge=1, le=100, description="Candidates for reranking (1-100)"
+    )
+    exclude: Annotated[list[str], Cli(help="drop documents containing these terms")] = Field(
+        default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Excluded terms"
+    )
+    query_modes: Annotated[
+        list[QueryMode],
+        Cli(flags=("--query-mode",), repeat=True, metavar="MODE:TEXT", help="term/intent/hyde"),
+    ] = Field(
+        default_factory=list, max_length=MAX_QUERY_MODES, description="Typed retrieval entries"
+    )
+    tags_all: Annotated[list[str], Cli(help="documents with all of these tags")] = Field(
+        default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Require all tags"
+    )
+    tags_any: Annotated[list[str], Cli(help="documents with any of these tags")] = Field(
+        default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Require any tag"
+    )
+    since: Annotated[str | None, Cli(help="modified at or after")] = Field(
+        default=None, max_length=256, description="Modified-at lower bound"
+    )
+    until: Annotated[str | None, Cli(help="modified before")] = Field(
+        default=None, max_length=256, description="Modified-at upper bound"
+    )
+    categories: Annotated[list[str], Cli(flags=("--category",), metavar="CATEGORY")] = Field(
+        default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Categories"
+    )
+    author: Annotated[str | None, Cli(help="author contains this text")] = Field(
+        default=None, max_length=256, description="Author contains this value"
+    )
+    graph: Annotated[bool, Cli(help="no graph neighbour expansion")] = Field(
+        default=True, description="Request bounded graph expansion"
+    )
+    no_graph: Annotated[bool, Cli(skip=True)] = Field(
+        default=False, description="Disable graph expansion"
+    )
+    no_rerank: Annotated[bool, Cli(help="skip the cross-encoder")] = Field(
+        default=False, description="Skip reranking"
+    )
+    explain: Annotated[
+        bool, Cli(help="(accepted; the verification receipt is the explanation)")
+    ] = Field(default=False, description="Accepted for gno_query parity")
+    max_answer_tokens: Annotated[int, Cli(help="answer length ceiling (default 512)")] = Field(
+        default=512, ge=16, le=8192, description="Answer token ceiling"
+    )
+    context_budget_tokens: Annotated[int, Cli(help="capsule budget (default 12000)")] = Field(
+        default=12_000, ge=1, le=MAX_BUDGET_TOKENS, description="Capsule token budget"
+    )
+    context_budget_bytes: Annotated[int | None, Cli(help="capsule byte budget")] = Field(
+        default=None, ge=1, le=MAX_BUDGET_BYTES, description="Capsule byte budget"
+    )
+
+    @field_validator("query")
+    @classmethod
+    def _question(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("query must not be empty")
+        return value

@@ -10,15 +10,21 @@ from gno_core.evidence.capsule import CapsuleCompiler
 
 if TYPE_CHECKING:
     from gno_core.contracts.evidence import (
+        AskResult,
         CapsuleVerification,
         ContextCapsule,
         QueryDiagnosis,
         SectionResult,
     )
-    from gno_core.contracts.requests import ContextRequest, DiagnoseRequest, SectionRequest
+    from gno_core.contracts.requests import (
+        AskRequest,
+        ContextRequest,
+        DiagnoseRequest,
+        SectionRequest,
+    )
     from gno_core.documents import Documents
     from gno_core.index_handle import IndexHandle
-    from gno_core.ports import SemanticModels, TokenCounter
+    from gno_core.ports import Generator, SemanticModels, TokenCounter
     from gno_core.retrieval.modes import Retrieval
 
 
@@ -30,12 +36,14 @@ class Evidence:
         documents: Callable[[], Documents],
         models: SemanticModels,
         counter: TokenCounter | None,
+        generator: Generator | None = None,
     ) -> None:
         self.handle = handle
         self._retrieval = retrieval
         self._documents = documents
         self._models = models
         self._counter = counter
+        self._generator = generator
 
     @cached_property
     def compiler(self) -> CapsuleCompiler:
@@ -60,3 +68,11 @@ class Evidence:
         from gno_core.evidence.diagnose import diagnose
 
         return diagnose(self.handle, self._documents(), self._retrieval(), self._models, request)
+
+    def ask(self, request: AskRequest) -> AskResult:
+        from gno_core.errors import ModelUnavailableError
+        from gno_core.evidence.ask import ask
+
+        if self._generator is None:
+            raise ModelUnavailableError("No answer generator is configured for this index")
+        return ask(self.compiler, self._generator, request)

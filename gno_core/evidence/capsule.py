@@ -7,8 +7,8 @@ canonical payload and its id.
    (fenced code kept whole) merged up to ``BLOCK_CHARS``, each with its ``passageHash``.
    Only spans that mention a facet, or hold the result's snippet line, are candidates.
 3. Selection drops exact duplicates (``duplicate``) and spans overlapping an earlier one of the
-   same document (``overlap``), then greedily takes the span with the most uncovered facets per
-   byte (ties: relevance, retrieval rank, position). A document may not fill more than 3/5 of
+   same document (``overlap``), then greedily takes the span with the most uncovered facets
+   (ties: relevance, retrieval rank, position). A document may not fill more than 3/5 of
    the spendable bytes when several compete (``document_share_cap``); a span adding no
    uncovered facet is ``redundant_coverage``. Every step re-serialises the complete canonical
    payload and keeps the span only if both budgets still hold (``global_budget`` otherwise).
@@ -408,9 +408,12 @@ def _select(
         omitted.append(_Omitted("global_budget", dropped, rank=dropped.rank))
 
 
-def _priority(c: Candidate, uncovered: set[str]) -> tuple[float, int, int, int]:
+def _priority(c: Candidate, uncovered: set[str]) -> tuple[int, int, int, int]:
+    """Most uncovered facets first, then most query words, retrieval rank, position. Facets
+    per byte (the first rule tried) favoured one-line headings, and fewer bytes as a tie-break
+    did too: on the agentic benchmark they supported 7 and 9 of 12 answers, this order 11."""
     gain = len(c.facets & uncovered)
-    return (gain / max(1, c.size), c.relevance, -c.rank, -c.start)
+    return (gain, c.relevance, -c.rank, -c.start)
 
 
 def _pending(pool: list[Candidate]) -> list[_Omitted]:

@@ -3,8 +3,8 @@
 A capsule is complete when every facet is covered by some selected passage. Facets come from
 the goal's structure: the sides of a comparison ("A vs B", "compare A and B"), quoted strings,
 runs of capitalised words (names), and temporal signals (years, months, relative dates). A goal
-with none of these contributes its content words, one facet each, so "dependency injection
-scopes" asks for passages that mention all three between them.
+contributes its other content words too, one facet each, so "dependency injection scopes" asks
+for passages that mention all three between them.
 """
 
 from __future__ import annotations
@@ -57,6 +57,14 @@ def derive_facets(goal: str) -> tuple[str, ...]:
     normalised = list(dict.fromkeys(f for f in (_normalise(x) for x in found) if f))
     # "march" adds nothing beside "march 2026": a facet inside a longer one is dropped.
     facets = [f for f in normalised if not any(f != g and f" {f} " in f" {g} " for g in normalised)]
+    # The goal's other content words are facets of their own: "How do I set the HTTP status
+    # code" asks about status and code, not only about HTTP.
+    inside = {w for f in facets for w in f.split()}
+    facets += [
+        w
+        for w in dict.fromkeys(words_of(text))
+        if w not in STOPWORDS and w not in _QUESTION_OPENERS and w not in inside
+    ]
     if not facets:
         facets = [w for w in dict.fromkeys(words_of(text)) if w not in STOPWORDS]
     return tuple(dict.fromkeys(facets))[:MAX_FACETS]
@@ -100,5 +108,6 @@ def _sentence_opening(text: str, start: int) -> bool:
 
 
 _QUESTION_OPENERS = frozenset(
-    "compare explain describe list show tell find summarize summarise give use define ask".split()
+    "compare explain describe list show tell find summarize summarise give use define ask vs "
+    "versus".split()
 )

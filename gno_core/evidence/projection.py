@@ -120,3 +120,43 @@ def markdown(capsule: dict[str, Any]) -> str:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def render_ask(result: dict[str, Any]) -> str:
+    """Status, coverage, semantic state, per-claim verdicts with spans and ids, gaps, sources."""
+    verification = result["verification"]
+    claims = verification["claims"]
+    coverage = claims["coverage"]
+    lines = [
+        f"Answer status: {result['answerStatus']} "
+        f"({coverage['supported']}/{coverage['substantive']} claims supported; "
+        f"semantic verifier {verification['semantic']['state']})"
+    ]
+    if result["answerStatus"] == "answered":
+        lines += ["", result["answer"]]
+    else:
+        lines += [
+            "",
+            result["abstention"]["message"],
+            f"(reason: {result['abstention']['reason']})",
+        ]
+    lines.append("")
+    lines.append("Claims:")
+    for claim in claims["claims"]:
+        spans = ", ".join(
+            f"{c['uri']}:{c['startLine']}-{c['endLine']} [evidence:{c['evidenceId']}]"
+            if c.get("uri")
+            else f"[{c['evidenceId']}] {c.get('reason', '')}"
+            for c in claim["citations"]
+        )
+        shown = claim["text"] if result["answerStatus"] == "answered" else "(withheld)"
+        lines.append(f"  {claim['index']}. {claim['status']}: {shown} <- {spans or 'no citation'}")
+    gaps = verification["capsule"]["coverage"]["gaps"]
+    if gaps:
+        lines.append("Gaps: " + ", ".join(f"{g['facet']} ({g['code']})" for g in gaps))
+    lines.append("Sources:")
+    for src in result["results"]:
+        lines.append(
+            f"  {src['uri']}:{src['startLine']}-{src['endLine']} [evidence:{src['evidenceId']}]"
+        )
+    return "\n".join(lines)

@@ -160,8 +160,15 @@ def test_facets_from_goal_structure() -> None:
     assert derive_facets('What did "launch review" decide in March 2026?') == (
         "launch review",
         "march 2026",
+        "decide",
     )
-    assert derive_facets("Who owns the launch decision? Ask Alice Smith") == ("alice smith",)
+    assert derive_facets("Who owns the launch decision? Ask Alice Smith") == (
+        "alice smith",
+        "owns",
+        "launch",
+        "decision",
+    )
+    assert derive_facets("Compare Foam vs Obsidian") == ("foam", "obsidian")
     assert derive_facets("dependency injection scopes") == ("dependency", "injection", "scopes")
 
 

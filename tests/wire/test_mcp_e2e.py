@@ -91,6 +91,7 @@ def test_gno_mcp_serves_a_real_index(foam_env: dict[str, str], mode: str) -> Non
     seen = drive(foam_env, mode)
     assert seen["version"] == ("2025-11-25" if mode == "legacy" else "2026-07-28")
     assert seen["tools"] == [
+        "gno_ask",
         "gno_context",
         "gno_context_verify",
         "gno_search",

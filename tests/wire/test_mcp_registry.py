@@ -72,6 +72,7 @@ def test_served_tools_list_is_the_golden_on_the_wire(profile: str, write: bool) 
 
 def test_registry_names_and_order() -> None:
     assert [t.name for t in registry("full", False).tools] == [
+        "gno_ask",
         "gno_context",
         "gno_context_verify",
         "gno_search",

@@ -78,6 +78,7 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
     if mode != "2026-07-28":  # that mode synthesizes discovery and never learns serverInfo
         assert seen["server"] == "gno"
     assert seen["tools"] == [
+        "gno_ask",
         "gno_context",
         "gno_context_verify",
         "gno_search",

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools.documents import GET, MULTI_GET
-from gno_adapters.mcp.tools.evidence import CONTEXT, CONTEXT_VERIFY, QUERY_DIAGNOSE, SECTION
+from gno_adapters.mcp.tools.evidence import (
+    ASK,
+    CONTEXT,
+    CONTEXT_VERIFY,
+    QUERY_DIAGNOSE,
+    SECTION,
+)
 from gno_adapters.mcp.tools.health import PEEK, STATUS
 from gno_adapters.mcp.tools.links import BACKLINKS, LINKS
 from gno_adapters.mcp.tools.search import SEARCH
@@ -26,6 +32,7 @@ from gno_adapters.mcp.tools.writes import (
 
 #: Every tool gno knows, in registry order (the spec's Tools section order).
 ALL_TOOLS: tuple[ToolDef, ...] = (
+    ASK,
     CONTEXT,
     CONTEXT_VERIFY,
     SEARCH,

@@ -148,3 +148,23 @@ QUERY_DIAGNOSE = ToolDef(
     handler=_diagnose,
     requires="query_diagnose",
 )
+
+
+ASK_INPUT = DerivedSchema(
+    "AskRequest",
+    describe={"verify": "Must be true: every claim is checked against the closed capsule"},
+    extra={"projectHints": c.PROJECT_HINTS},
+)
+
+
+def _ask(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.requests import AskRequest
+    from gno_core.evidence.projection import render_ask
+
+    request = AskRequest.model_validate(model_arguments(AskRequest, call.arguments))
+    result = call.facade.ask(request).wire()
+    text = render_ask(result)
+    return {"content": [{"type": "text", "text": text}], "structuredContent": result}
+
+
+ASK = ToolDef(name="gno_ask", input_schema=ASK_INPUT, output="ask", handler=_ask, requires="ask")

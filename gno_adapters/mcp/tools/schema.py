@@ -43,6 +43,8 @@ def type_schema(annotation: Any) -> JSONObject:
         return {"type": "array", "items": type_schema(item)}
     if origin is Literal:
         values = list(get_args(annotation))
+        if all(isinstance(v, bool) for v in values):
+            return {"type": "boolean", "enum": values}
         if not all(isinstance(v, str) for v in values):
             raise TypeError(f"only string literals have a schema here, not {annotation!r}")
         return {"type": "string", "enum": values}
