@@ -74,6 +74,7 @@ COMMAND_MODULES: dict[str, str] = {
     "init": "collection",
     "collection": "collection",
     "update": "sync",
+    "watch": "watch",
     "embed": "embed",
     "index": "embed",
     "capture": "capture",

@@ -17,6 +17,7 @@ from gno_core.defaults import (
     DEFAULT_EMBED_BATCH_SIZE,
     WRITE_WAIT_SECONDS,
 )
+from gno_core.errors import ValidationError
 from gno_core.index_handle import IndexHandle, IndexOpener
 from gno_core.ports import (
     Clock,
@@ -83,9 +84,11 @@ if TYPE_CHECKING:
     from gno_core.health import Health
     from gno_core.indexing.collections import Collections
     from gno_core.indexing.embedding import EmbedProgress
+    from gno_core.indexing.live import LiveEvent
     from gno_core.indexing.runs import IndexRuns
     from gno_core.indexing.sync import SyncProgress
     from gno_core.links.reads import Links
+    from gno_core.ports.changes import ChangeFeed
     from gno_core.ports.converters import DocumentConverter
     from gno_core.retrieval.modes import Retrieval
     from gno_core.writes.service import Writes
@@ -117,6 +120,7 @@ class Gno:
         token_counter: TokenCounter | None = None,
         generator: Generator | None = None,
         converter: DocumentConverter | None = None,
+        changes: ChangeFeed | None = None,
     ) -> None:
         self.index_name = index_name
         self.handle = IndexHandle(
@@ -135,6 +139,7 @@ class Gno:
         self._token_counter = token_counter
         self._generator = generator
         self._converter = converter
+        self._changes = changes
 
     @cached_property
     def documents(self) -> Documents:
@@ -254,6 +259,24 @@ class Gno:
         cancelled: Cancelled | None = None,
     ) -> SyncResult:
         return self.runs.sync(collections, progress, lease_wait=lease_wait, cancelled=cancelled)
+
+    def watch(
+        self,
+        collections: list[str] | None = None,
+        *,
+        stop: Cancelled,
+        embed: bool = True,
+        on_event: Callable[[LiveEvent], None] | None = None,
+    ) -> None:
+        """Keep ``collections`` (all when None) indexed as their files change, until
+        ``stop()``: one sync per batch of changes, embeddings behind (``gno watch``)."""
+        from gno_core.indexing.live import LiveIndexer
+
+        if self._changes is None:
+            raise ValidationError("This gno has no file-change feed to watch with")
+        LiveIndexer(self.runs, self.collections, self._models, self._changes).run(
+            collections, stop, embed=embed, on_event=on_event
+        )
 
     def embed(
         self,

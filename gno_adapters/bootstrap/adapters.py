@@ -23,6 +23,7 @@ from gno_core.ports import (
     TokenCounter,
     WriteLease,
 )
+from gno_core.ports.changes import ChangeFeed
 from gno_core.ports.converters import DocumentConverter
 
 __all__ = ["Adapters", "ChosenModels", "build"]
@@ -58,6 +59,7 @@ class Adapters:
     token_counter: TokenCounter | None = None
     generator: Generator | None = None
     converter: DocumentConverter | None = None
+    changes: ChangeFeed | None = None
 
 
 def build(adapters: Adapters) -> Gno:
@@ -77,4 +79,5 @@ def build(adapters: Adapters) -> Gno:
         token_counter=adapters.token_counter,
         generator=adapters.generator,
         converter=adapters.converter,
+        changes=adapters.changes,
     )

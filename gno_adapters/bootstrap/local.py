@@ -28,13 +28,15 @@ from gno_core.ports import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
     from pathlib import Path
 
     from gno_adapters.bootstrap.model_wiring import SemanticModels
     from gno_adapters.converters.sandbox import SandboxedConverters
+    from gno_adapters.watch.feed import WatchfilesFeed
     from gno_core.domain import SourceFile
     from gno_core.ports.converters import Converted, ConvertLimits
+    from gno_core.ports.lease import Cancelled
 
 
 class _LazySourceTree:
@@ -86,6 +88,27 @@ class _LazyConverter:
         if self._real is not None:
             self._real.close()
             self._real = None
+
+
+class _LazyChangeFeed:
+    """``ChangeFeed`` that imports watchfiles only when something watches (``gno watch``,
+    ``serve --watch``)."""
+
+    def __init__(self) -> None:
+        self._real: WatchfilesFeed | None = None
+
+    def _feed(self) -> WatchfilesFeed:
+        if self._real is None:
+            from gno_adapters.watch.feed import WatchfilesFeed
+
+            self._real = WatchfilesFeed()
+        return self._real
+
+    def batches(self, roots: Sequence[str], stop: Cancelled) -> Iterator[frozenset[str]]:
+        return self._feed().batches(roots, stop)
+
+    def pending(self) -> bool:
+        return self._real is not None and self._real.pending()
 
 
 class _LazyResidentProbe:
@@ -247,5 +270,6 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
         token_counter=LazyTokenCounter(),
         generator=LazyGenerator(config, os.environ if env is None else env),
         converter=_LazyConverter(),
+        changes=_LazyChangeFeed(),
     )
     return build(adapters)

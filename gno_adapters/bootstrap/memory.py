@@ -22,6 +22,7 @@ from gno_adapters.inmemory.notes import InMemoryNoteFiles
 from gno_adapters.inmemory.reranker import OverlapReranker
 from gno_adapters.inmemory.resident import FixedResidentProbe
 from gno_adapters.inmemory.tree import InMemorySourceTree
+from gno_adapters.watch.feed import ManualFeed
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.ports import Clock, Index
 
@@ -87,4 +88,5 @@ def in_memory(
         generator=ExtractiveGenerator(),
         # Tests hand in their own bytes: converting in process is enough, and fast.
         converter=InProcessConverters(),
+        changes=ManualFeed(),
     )

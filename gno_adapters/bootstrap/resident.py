@@ -17,6 +17,7 @@ The pid file has one parser (``read_pid_file``): the lifecycle and ``PidFileResi
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import sys
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from gno_adapters.clock import SystemClock
-from gno_core.errors import ConflictError, RuntimeFailure, ValidationError
+from gno_core.errors import ConflictError, GnoError, RuntimeFailure, ValidationError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -320,9 +321,11 @@ def run_foreground(
     config_path: str | None,
     log_file: Path | None,
     announce: Callable[[str], None],
+    watch: bool = False,
 ) -> int:
     """Own the data directory, serve the gateway over ``open_gno`` until a signal, and keep
-    the pid file while warm; ``announce`` gets the listening URL once it is written."""
+    the pid file while warm; ``announce`` gets the listening URL once it is written. With
+    ``watch``, a thread keeps the index live (``Gno.watch``) for as long as the gateway runs."""
     from gno_adapters.bootstrap.local import open_gno
     from gno_adapters.http.runner import run_gateway
 
@@ -336,6 +339,7 @@ def run_foreground(
         write_pid_file(pid_file, pid_record(gateway, log_file))
         announce(url(gateway.settings.bind_host, gateway.port))
 
+    watcher = _Watcher(index, config_path) if watch else None
     try:
         return run_gateway(settings, factory, ready=ready)
     except OSError as exc:
@@ -343,8 +347,38 @@ def run_foreground(
             f"Cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}"
         ) from exc
     finally:
+        if watcher is not None:
+            watcher.stop()
         remove_pid_file(pid_file, os.getpid())
         lock.release()
+
+
+class _Watcher:
+    """The live-indexing thread of a resident server: its own facade (its own connection), the
+    same write lease as every other writer, stopped with the gateway."""
+
+    def __init__(self, index: str | None, config_path: str | None) -> None:
+        import threading
+
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, args=(index, config_path), name="gno-live-index", daemon=True
+        )
+        self._thread.start()
+
+    def _run(self, index: str | None, config_path: str | None) -> None:
+        from gno_adapters.bootstrap.local import open_gno
+
+        log = logging.getLogger("gno.watch")
+        try:
+            with open_gno(index, config_path) as gno:
+                gno.watch(stop=self._stop.is_set, on_event=lambda e: log.info("%s", e.summary()))
+        except GnoError as exc:
+            log.error("live indexing stopped: %s", exc.message)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=30)
 
 
 def pid_record(gateway: Gateway, log_file: Path | None) -> PidRecord:

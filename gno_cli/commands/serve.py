@@ -57,6 +57,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             metavar="ORIGIN",
             help="exact Origin to accept, e.g. https://gno.example.com (repeatable)",
         )
+        p.add_argument(
+            "--watch",
+            action="store_true",
+            help="keep the index up to date as files change (embeddings follow)",
+        )
         p.add_argument("--detach", action="store_true", help="run in the background")
         p.add_argument("--pid-file", help="pid file (default: <data dir>/serve.pid)")
         p.add_argument("--log-file", help="log file when detached (default: <data dir>/<cmd>.log)")
@@ -124,6 +129,7 @@ def run_resident(ctx: Context) -> int:
         config_path=a.config,
         log_file=_absolute(a.log_file),
         announce=announce,
+        watch=a.watch,
     )
 
 
@@ -150,6 +156,8 @@ def _child_argv(ctx: Context, pid_file: Path, log_file: Path) -> list[str]:
             argv += [flag, str(value)]
     if a.mcp_enable_write:
         argv.append("--mcp-enable-write")
+    if a.watch:
+        argv.append("--watch")
     for host in a.mcp_allowed_host or []:
         argv += ["--mcp-allowed-host", host]
     for origin in a.mcp_allowed_origin or []:

@@ -1,0 +1,81 @@
+"""The live-indexing use case over fakes: which collections a batch touches, one sync per
+batch, embeddings behind, errors reported without ending the watch."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from gno_adapters.bootstrap import build, in_memory
+from gno_adapters.watch.feed import ManualFeed, WatchfilesFeed
+from gno_core.config import CollectionConfig
+from gno_core.contracts.requests import SearchRequest
+from gno_core.indexing.live import LiveEvent, touched_collections
+
+
+def test_touched_collections_follow_roots_and_exclusions() -> None:
+    notes = CollectionConfig(name="notes", path="/data/notes")
+    other = CollectionConfig(name="other", path="/data/notes-other")
+    both = [notes, other]
+    assert touched_collections(frozenset({"/data/notes/a.md"}), both) == ["notes"]
+    assert touched_collections(frozenset({"/data/notes-other/a.md"}), both) == ["other"]
+    assert touched_collections(frozenset({"/data/notes"}), both) == ["notes"]
+    assert touched_collections(frozenset({"/data/notes/.git/index"}), both) == []
+    assert touched_collections(frozenset({"/elsewhere/a.md"}), both) == []
+    win = CollectionConfig(name="win", path="C:\\notes")
+    assert touched_collections(frozenset({"C:\\notes\\sub\\a.md"}), [win]) == ["win"]
+
+
+def test_each_batch_is_one_sync_and_embeddings_follow() -> None:
+    adapters = in_memory({"a.md": "# A\n\nalpha\n"})
+    feed = adapters.changes
+    assert isinstance(feed, ManualFeed)
+    gno = build(adapters)
+    events: list[LiveEvent] = []
+    stop = threading.Event()
+
+    def on_event(event: LiveEvent) -> None:
+        events.append(event)
+        if len(events) == 1:
+            adapters.tree.write("/notes/b.md", "# B\n\nbravo\n")  # type: ignore[attr-defined]
+            feed.push({"/notes/b.md", "/notes/c.md"})
+            feed.push({"/elsewhere/x.md"})
+        elif len(events) == 2:
+            stop.set()
+
+    gno.watch(stop=stop.is_set, on_event=on_event)
+    first, second = events
+    assert first.sync is not None and first.sync.total_added == 1
+    assert second.collections == ("notes",) and second.changed == 3
+    assert second.sync is not None and second.sync.total_added == 1
+    assert second.embed is not None and second.embed.embedded >= 1
+    assert [r.uri for r in gno.search(SearchRequest(query="bravo")).results] == ["gno://notes/b.md"]
+
+
+def test_the_feed_falls_back_to_a_periodic_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    import watchfiles
+
+    def no_events(*_: object, **__: object) -> object:
+        raise OSError(28, "inotify watch limit reached")
+
+    monkeypatch.setattr(watchfiles, "watch", no_events)
+    feed = WatchfilesFeed(scan_seconds=0.05)
+    stop = threading.Event()
+    batches = feed.batches(["/data/notes"], stop.is_set)
+    first = next(iter(batches))
+    stop.set()
+    assert first == frozenset({"/data/notes"})
+    assert feed.fallback_reason is not None and "watch limit" in feed.fallback_reason
+
+
+def test_a_burst_waits_until_it_is_quiet() -> None:
+    feed = WatchfilesFeed(burst_paths=3, settle_seconds=0.2)
+    feed._queue.put(frozenset({"/n/late.md"}))
+    assert feed._settle(frozenset({"/n/a.md", "/n/b.md", "/n/c.md"}), lambda: False) == {
+        "/n/a.md",
+        "/n/b.md",
+        "/n/c.md",
+        "/n/late.md",
+    }
+    assert feed._settle(frozenset({"/n/a.md"}), lambda: False) == {"/n/a.md"}
