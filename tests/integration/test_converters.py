@@ -160,14 +160,16 @@ def test_hostile_files_are_reported_within_their_bounds(cli: Cli, tmp_path: Path
     (root / "fake.pdf").write_bytes(docgen.fake_pdf())
     (root / "fine.pdf").write_bytes(docgen.pdf([["a perfectly ordinary pangolin"]]))
     cli.ok("collection", "add", str(root), "--name", "hostile", "--include", INCLUDE)
-    _limits(cli, maxFileBytes=64 * 1024 * 1024, convertSeconds=5, maxCells=200_000)
+    _limits(cli, maxFileBytes=64 * 1024 * 1024, convertSeconds=10, maxCells=200_000)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     synced = cli.ok("update", "--json").json()
     grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     failures = {f["relPath"]: f["code"] for f in synced["collections"][0]["failures"]}
+    # PDFium on a million objects runs into the time bound, or the memory bound first on a
+    # machine fast enough to allocate 1 GiB within it: either is the file's bounded failure.
+    assert failures.pop("objects.pdf") in ("CONVERSION_TIMEOUT", "CONVERSION_MEMORY"), synced
     assert failures == {
         "bomb.docx": "CONVERSION_MEMORY",
-        "objects.pdf": "CONVERSION_TIMEOUT",
         "cells.xlsx": "TOO_MANY_CELLS",
         "fake.pdf": "CONVERSION_ERROR",
     }, synced
