@@ -80,6 +80,8 @@ class IndexedDocument:
     converter_id: str
     converter_version: str
     ingest_version: int = INGEST_VERSION
+    #: what the converter could not keep (empty for Markdown and text)
+    converter_warnings: tuple[str, ...] = ()
     # Links found in the mirror and the names other notes can link to this one by
     # (``gno_core.links``); empty for documents that are not Markdown.
     links: tuple[ExtractedLink, ...] = ()
@@ -131,6 +133,7 @@ class StoredDocument:
     converter_version: str
     active: bool
     indexed_at: str
+    converter_warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,6 +109,7 @@ class InMemoryLedger:
             converter_version=item.converter_version,
             active=True,
             indexed_at=now,
+            converter_warnings=item.converter_warnings,
         )
         fields = (
             bm25.index_tokens(item.rel_path),

@@ -146,6 +146,7 @@ class ApswLedger:
             json.dumps(list(meta.tags), ensure_ascii=False),
             item.converter_id,
             item.converter_version,
+            json.dumps(list(item.converter_warnings), ensure_ascii=False),
             item.ingest_version,
             now,
         )
@@ -153,7 +154,8 @@ class ApswLedger:
             "abs_path = ?, source_hash = ?, source_mime = ?, source_ext = ?, source_size = ?, "
             "source_mtime_ns = ?, mirror_hash = ?, title = ?, content_type = ?, categories = ?, "
             "author = ?, date = ?, date_ns = ?, language = ?, tags = ?, converter_id = ?, "
-            "converter_version = ?, ingest_version = ?, indexed_at = ?, active = 1"
+            "converter_version = ?, converter_warnings = ?, ingest_version = ?, indexed_at = ?, "
+            "active = 1"
         )
         if old is not None:
             doc_id = old[0]
@@ -166,8 +168,8 @@ class ApswLedger:
                 "INSERT INTO documents(collection, rel_path, abs_path, source_hash, source_mime, "
                 "source_ext, source_size, source_mtime_ns, mirror_hash, title, content_type, "
                 "categories, author, date, date_ns, language, tags, converter_id, "
-                "converter_version, ingest_version, indexed_at, active) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                "converter_version, converter_warnings, ingest_version, indexed_at, active) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
                 (item.collection, item.rel_path, *values),
             )
             doc_id = conn.last_insert_rowid()

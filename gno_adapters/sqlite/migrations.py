@@ -217,11 +217,18 @@ def _m0004_links(conn: apsw.Connection) -> None:
     )
 
 
+def _m0005_converter_warnings(conn: apsw.Connection) -> None:
+    # What a converter could not keep (pages without a text layer, dropped DOCX features), as
+    # a JSON list: part of the document's conversion provenance in get and search results.
+    conn.execute("ALTER TABLE documents ADD COLUMN converter_warnings TEXT NOT NULL DEFAULT '[]'")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_documents", _m0001_documents),
     Migration(2, "0002_documents_fts", _m0002_documents_fts),
     Migration(3, "0003_content_vectors", _m0003_content_vectors),
     Migration(4, "0004_links", _m0004_links),
+    Migration(5, "0005_converter_warnings", _m0005_converter_warnings),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -16,7 +16,7 @@ DOC_COLUMNS = (
     "d.collection, d.rel_path, d.abs_path, d.source_hash, d.source_mime, d.source_ext, "
     "d.source_size, d.source_mtime_ns, d.mirror_hash, d.title, d.content_type, d.categories, "
     "d.author, d.date, d.language, d.tags, d.converter_id, d.converter_version, d.active, "
-    "d.indexed_at"
+    "d.indexed_at, d.converter_warnings"
 )
 
 
@@ -47,6 +47,7 @@ def to_document(row: tuple[Any, ...]) -> StoredDocument:
         converter_version=row[17],
         active=bool(row[18]),
         indexed_at=row[19],
+        converter_warnings=tuple(json.loads(row[20])),
     )
 
 

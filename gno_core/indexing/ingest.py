@@ -193,6 +193,7 @@ def build_document(
         meta=meta,
         converter_id=converter_id,
         converter_version=converter_version,
+        converter_warnings=converted.warnings if converted is not None else (),
         links=links,
         names=names,
     )

@@ -33,6 +33,7 @@ def conversion_info(doc: StoredDocument) -> ConversionInfo | None:
         converter_id=doc.converter_id,
         converter_version=doc.converter_version,
         mirror_hash=doc.mirror_hash,
+        warnings=list(doc.converter_warnings),
     )
 
 

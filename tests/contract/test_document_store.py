@@ -42,6 +42,7 @@ def test_upsert_round_trips_every_field(store: Store, clock: FixedClock) -> None
     )
     assert got.meta == doc.meta
     assert (got.converter_id, got.converter_version) == ("native/markdown", "1.0.0")
+    assert got.converter_warnings == ()
     assert got.active is True
     assert got.indexed_at == iso_from_ns(clock.now_ns())
     assert store.documents.markdown(doc.mirror_hash) == doc.markdown
@@ -52,6 +53,25 @@ def test_upsert_round_trips_every_field(store: Store, clock: FixedClock) -> None
     both = store.documents.chunks_for([doc.mirror_hash, sha("nothing"), doc.mirror_hash])
     assert both == {doc.mirror_hash: doc.chunks}
     assert store.documents.chunks_for([]) == {}
+
+
+def test_conversion_warnings_round_trip_and_are_replaced(store: Store) -> None:
+    from dataclasses import replace
+
+    doc = make_doc("report.pdf", "## Page 1\n\ntext")
+    converted = replace(
+        doc,
+        converter_id="convert/pypdfium2",
+        converter_version="5.0",
+        converter_warnings=("2 of 9 pages have no text layer", "ünïcode kept"),
+    )
+    put(store, converted)
+    got = store.documents.get_document("notes", "report.pdf")
+    assert got is not None
+    assert got.converter_warnings == converted.converter_warnings
+    put(store, replace(converted, converter_warnings=()))
+    again = store.documents.get_document("notes", "report.pdf")
+    assert again is not None and again.converter_warnings == ()
 
 
 def test_applying_a_batch_twice_leaves_the_same_state(store: Store) -> None:

@@ -118,6 +118,7 @@ def test_generated_documents_are_searchable_at_the_right_line(cli: Cli, tmp_path
     got = cli.ok("get", "gno://docs/page.html", "--json").json()
     assert "  - quokka item" in got["content"]
     assert got["conversion"]["converterId"] == "convert/selectolax"
+    assert got["conversion"]["warnings"] == []
 
 
 def test_every_sample_converts(cli: Cli, shared_data: Path, tmp_path: Path) -> None:
@@ -175,7 +176,11 @@ def test_hostile_files_are_reported_within_their_bounds(cli: Cli, tmp_path: Path
     }, synced
     assert synced["totalAdded"] == 2  # deep.html (unwrapped) and fine.pdf
     assert _search(cli, "pangolin")[0]["uri"] == "gno://hostile/fine.pdf"
-    assert _search(cli, "deep text")[0]["uri"] == "gno://hostile/deep.html"
+    (deep,) = _search(cli, "deep text")
+    assert deep["uri"] == "gno://hostile/deep.html"
+    assert deep["conversion"]["warnings"] == [
+        "Elements nested deeper than 512 levels were unwrapped"
+    ]
     # The files were parsed in the converter process: this one only read their bytes.
     assert grown_mib < 300, grown_mib
     # Unchanged failures are not converted again.
