@@ -233,17 +233,18 @@ class ApswLinks:
             f"{where} ORDER BY s.collection, s.rel_path, l.seq",
             tuple(params),
         )
+        if not rows:
+            return []
+        target = DocRef(collection, rel_path, rows[0][-2], rows[0][-1])
+        # A hub has thousands of backlinks and a handful of distinct resolutions.
+        resolutions: dict[tuple[str, str], tuple[LinkTarget, ...]] = {}
         out: list[LinkRecord] = []
         for r in rows:
-            target = DocRef(collection, rel_path, r[-2], r[-1])
-            out.append(
-                LinkRecord(
-                    source=DocRef(r[0], r[1], r[2], r[3]),
-                    link=_link(r[5:21]),
-                    targets=(LinkTarget(target, r[21], r[22]),),
-                    state=r[4],
-                )
-            )
+            how = (r[21], r[22])
+            targets = resolutions.get(how)
+            if targets is None:
+                targets = resolutions[how] = (LinkTarget(target, r[21], r[22]),)
+            out.append(LinkRecord(DocRef(r[0], r[1], r[2], r[3]), _link(r[5:21]), targets, r[4]))
         return out
 
     def edges(self, collection: str | None = None, relation: str | None = None) -> Iterator[Edge]:
