@@ -173,8 +173,9 @@ class ApswLedger:
                 (item.collection, item.rel_path, *values),
             )
             doc_id = conn.last_insert_rowid()
-        replace_document_names(conn, doc_id, item.names, bool(old is not None and old[2]))
-        replace_document_links(conn, doc_id, item.links)
+        was_active = bool(old is not None and old[2])
+        replace_document_names(conn, doc_id, item.names, was_active, new=old is None)
+        replace_document_links(conn, doc_id, item.links, new=old is None)
         tags = {lexical.normalize_tag(t) for t in meta.tags if t.strip()}
         conn.executemany(
             "INSERT INTO doc_tags(doc_id, tag) VALUES (?, ?)", [(doc_id, t) for t in tags]
