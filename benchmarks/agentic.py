@@ -24,6 +24,8 @@ import json
 import re
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +67,15 @@ _NOT_PROSE = re.compile(r"^\s*(?:#|```|\{\*|\||<|!\[)")
 _STOP = frozenset(
     "a an and are as at be by do does for how i in is it of on or the to what when with".split()
 )
+
+
+@contextmanager
+def fastapi_index(*, embed: bool) -> Iterator[dict[str, str]]:
+    """The English FastAPI docs indexed in a temporary directory, for the block's duration."""
+    if not FASTAPI_EN.is_dir():
+        sys.exit(f"missing corpus: {FASTAPI_EN}")
+    with tempfile.TemporaryDirectory() as tmp:
+        yield build_index(Path(tmp), embed=embed)
 
 
 def build_index(root: Path, *, embed: bool) -> dict[str, str]:
@@ -195,10 +206,7 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=3000)
     parser.add_argument("--no-embed", action="store_true")
     args = parser.parse_args()
-    if not FASTAPI_EN.is_dir():
-        sys.exit(f"missing corpus: {FASTAPI_EN}")
-    with tempfile.TemporaryDirectory() as tmp:
-        env = build_index(Path(tmp), embed=not args.no_embed)
+    with fastapi_index(embed=not args.no_embed) as env:
         raw, capsule, asker = Client(env), Client(env), Client(env)
         raw_ok = capsule_ok = claims = wrong = answered = 0
         for question, expect in TASKS:

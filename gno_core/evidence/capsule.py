@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from gno_core.errors import GnoError, ValidationError
 from gno_core.evidence.canonical import canonical_bytes, content_id, sha256_hex
-from gno_core.evidence.facets import covers, derive_facets, facet_words
+from gno_core.evidence.facets import covers, derive_facets, facet_words, stems_of, word_forms
 from gno_core.identity import parse_ref
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.retrieval.query import words_of
@@ -44,6 +44,8 @@ KIND = "context-capsule-v1"
 #: The selection and payload rules; part of the retrieval fingerprint, bumped when they change.
 COMPILER_VERSION = "gno-capsule-compiler-1"
 BLOCK_CHARS = 1200
+MAX_CHUNKS_PER_DOC = 6
+MIRROR_CACHE = 256
 MAX_OMISSION_ITEMS = 8
 SHARE_CAP = (3, 5)
 #: Worst-case tokens of a 64-hex id (one per character) and of a number of ``d`` digits (``d``).
@@ -73,7 +75,7 @@ class ContextError(ValidationError):
         self.reason = reason
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Candidate:
     doc: StoredDocument
     uri: str
@@ -110,6 +112,8 @@ class CapsuleCompiler:
         self.retrieval = retrieval
         self.models = models
         self.counter = counter
+        # Mirrors are content-addressed, so their lines and headings never go stale.
+        self._structure: dict[str, tuple[list[str], list[str | None]]] = {}
 
     # -- public ------------------------------------------------------------------------------
 
@@ -199,21 +203,21 @@ class CapsuleCompiler:
         chunks_of = store.chunks_for([d.mirror_hash for _, _, d, _ in docs])
         words = frozenset(content_words(retrieval_query(request)))
         wanted = {f: facet_words(f) for f in facets}
+        stems = stems_of(list(wanted.values()))
         out: list[Candidate] = []
         for rank, uri, doc, line in docs:
-            markdown = store.markdown(doc.mirror_hash)
+            structure = self._mirror(doc.mirror_hash)
             chunks = chunks_of.get(doc.mirror_hash, ())
-            if markdown is None or not chunks:
+            if structure is None or not chunks:
                 omitted.append(_Omitted("invalid_coordinates", uri=uri, rank=rank))
                 continue
-            lines = markdown.split("\n")
+            lines, headings = structure
             if any(c.end_line > len(lines) or c.start_line < 1 for c in chunks):
                 omitted.append(_Omitted("invalid_coordinates", uri=uri, rank=rank))
                 continue
-            headings = _headings(lines)
-            for start, end in _blocks(lines, chunks):
+            for start, end in _blocks(lines, _relevant_chunks(chunks, words, line)):
                 text = "\n".join(lines[start - 1 : end])
-                present = frozenset(words_of(text))
+                present = word_forms(words_of(text), stems)
                 covered = frozenset(f for f, fw in wanted.items() if covers(fw, present))
                 holds_anchor = line is not None and start <= line <= end
                 if not covered and not holds_anchor:
@@ -232,6 +236,18 @@ class CapsuleCompiler:
                     )
                 )
         return out, omitted
+
+    def _mirror(self, mirror_hash: str) -> tuple[list[str], list[str | None]] | None:
+        found = self._structure.get(mirror_hash)
+        if found is None:
+            markdown = self.handle.index.documents.markdown(mirror_hash)
+            if markdown is None:
+                return None
+            lines = markdown.split("\n")
+            if len(self._structure) >= MIRROR_CACHE:
+                self._structure.pop(next(iter(self._structure)))
+            found = self._structure[mirror_hash] = (lines, _headings(lines))
+        return found
 
     def _frame(
         self,
@@ -377,11 +393,15 @@ def _select(
     chosen: list[Candidate] = []
     per_doc: dict[str, int] = {}
     while pool:
+        # A span adding no uncovered facet never will again: out at once, not one per step.
+        useless = [c for c in pool if not c.facets & uncovered]
+        if useless:
+            omitted.extend(_Omitted("redundant_coverage", c, rank=c.rank) for c in useless)
+            pool = [c for c in pool if c.facets & uncovered]
+            if not pool:
+                break
         best = max(pool, key=lambda c: _priority(c, uncovered))
-        pool.remove(best)
-        if not best.facets & uncovered:
-            omitted.append(_Omitted("redundant_coverage", best, rank=best.rank))
-            continue
+        pool = [c for c in pool if c is not best]
         if share_cap is not None and per_doc.get(best.uri, 0) + best.size > share_cap:
             omitted.append(_Omitted("document_share_cap", best, rank=best.rank))
             continue
@@ -674,11 +694,39 @@ def _headings(lines: list[str]) -> list[str | None]:
     return out
 
 
+def _relevant_chunks(
+    chunks: tuple[Chunk, ...], words: frozenset[str], anchor: int | None
+) -> tuple[Chunk, ...]:
+    """The chunks worth cutting into candidates, at most ``MAX_CHUNKS_PER_DOC`` (a long note
+    must not cost more than a short one): the one holding the result's anchor line, then the
+    ones naming most query words, in document order."""
+    scores: dict[int, tuple[int, int]] = {}
+    for c in chunks:
+        low = c.text.lower()
+        holds = anchor is not None and c.start_line <= anchor <= c.end_line
+        scores[c.seq] = (1 if holds else 0, sum(1 for w in words if w in low))
+    ranked = sorted(chunks, key=lambda c: (-scores[c.seq][0], -scores[c.seq][1], c.seq))
+    keep = [c for c in ranked[:MAX_CHUNKS_PER_DOC] if scores[c.seq] != (0, 0)] or ranked[:1]
+    return tuple(sorted(keep, key=lambda c: c.seq))
+
+
 def _blocks(lines: list[str], chunks: tuple[Chunk, ...]) -> list[tuple[int, int]]:
     """Whole-line spans (1-based, inclusive) over the lines the chunks cover: paragraphs split
-    at blank lines outside fences, merged while they stay under ``BLOCK_CHARS``."""
-    first = min(c.start_line for c in chunks)
-    last = max(c.end_line for c in chunks)
+    at blank lines outside fences, merged while they stay under ``BLOCK_CHARS``; chunks that
+    overlap or touch form one range."""
+    ranges: list[list[int]] = []
+    for c in sorted(chunks, key=lambda c: c.start_line):
+        if ranges and c.start_line <= ranges[-1][1] + 1:
+            ranges[-1][1] = max(ranges[-1][1], c.end_line)
+        else:
+            ranges.append([c.start_line, c.end_line])
+    blocks: list[tuple[int, int]] = []
+    for first, last in ranges:
+        blocks.extend(_range_blocks(lines, first, last))
+    return blocks
+
+
+def _range_blocks(lines: list[str], first: int, last: int) -> list[tuple[int, int]]:
     paragraphs: list[tuple[int, int]] = []
     start: int | None = None
     fence: str | None = None

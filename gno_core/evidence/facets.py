@@ -75,18 +75,28 @@ def facet_words(facet: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(words or words_of(facet)))
 
 
-def covers(facet: tuple[str, ...], passage_words: frozenset[str]) -> bool:
+def word_forms(words: list[str], stems: frozenset[str] = frozenset()) -> frozenset[str]:
+    """A passage's words, plus each word shortened by up to ``_SUFFIX_SLACK`` characters
+    (never below ``_MIN_STEM``) when its first ``_MIN_STEM`` characters are in ``stems`` (those
+    of the facet words, so only words that could matter are expanded): a facet word is covered
+    when it is one of these forms."""
+    forms = set(words)
+    for w in [w for w in forms if len(w) > _MIN_STEM and w[:_MIN_STEM] in stems]:
+        for cut in range(1, _SUFFIX_SLACK + 1):
+            if len(w) - cut < _MIN_STEM:
+                break
+            forms.add(w[:-cut])
+    return frozenset(forms)
+
+
+def stems_of(facets: list[tuple[str, ...]]) -> frozenset[str]:
+    return frozenset(w[:_MIN_STEM] for f in facets for w in f if len(w) >= _MIN_STEM)
+
+
+def covers(facet: tuple[str, ...], forms: frozenset[str]) -> bool:
     """True when every word of ``facet`` occurs in the passage (or a word that extends it by a
-    short suffix)."""
-    return all(_has(word, passage_words) for word in facet)
-
-
-def _has(word: str, passage_words: frozenset[str]) -> bool:
-    if word in passage_words:
-        return True
-    if len(word) < _MIN_STEM:
-        return False
-    return any(w.startswith(word) and len(w) - len(word) <= _SUFFIX_SLACK for w in passage_words)
+    short suffix), given the passage's ``word_forms``."""
+    return all(word in forms for word in facet)
 
 
 def _normalise(raw: str) -> str:

@@ -158,7 +158,7 @@ def _ranking(compiler: CapsuleCompiler, saved: dict[str, Any]) -> tuple[str, str
     try:
         request = QueryRequest(
             query=echo["query"],
-            limit=echo["limit"],
+            limit=_ranking_limit(echo, saved["evidence"]),
             candidate_limit=echo["candidateLimit"],
             fast=echo["depthPolicy"] == "fast",
             thorough=echo["depthPolicy"] == "thorough",
@@ -184,6 +184,18 @@ def _ranking(compiler: CapsuleCompiler, saved: dict[str, Any]) -> tuple[str, str
                 f"rank {ranks[item['uri']]}" if item["uri"] in ranks else "not retrieved"
             )
     return "unchanged", "every evidence document keeps its retrieval rank"
+
+
+def _ranking_limit(echo: dict[str, Any], evidence: list[dict[str, Any]]) -> int:
+    """Ranks up to the deepest evidence rank are all the comparison needs, and asking for fewer
+    results skips their snippets. Hybrid's candidate pools grow with the limit only past 20 (or
+    past half the rerank window), so below that a smaller limit ranks the same."""
+    from gno_core.retrieval.hybrid import MIN_POOL, VARIANT_MIN_POOL
+
+    limit: int = echo["limit"]
+    if limit > VARIANT_MIN_POOL or 2 * limit > max(echo["candidateLimit"], MIN_POOL):
+        return limit
+    return min(limit, max((item["retrievalRank"] for item in evidence), default=1))
 
 
 def _drift(compiler: CapsuleCompiler, saved: dict[str, Any]) -> list[dict[str, Any]]:
