@@ -11,7 +11,8 @@ evidence item is re-resolved: the document at its URI, the lines at its span, th
 - ``missing``: the document is gone.
 
 Ranking reruns the capsule's retrieval request and compares the order of the evidence
-documents; fingerprints (index snapshot, config, embedding and rerank models, tokenizer) are
+documents (unless nothing drifted: the same index, config and models give the same ranks);
+fingerprints (index snapshot, config, embedding and rerank models, tokenizer) are
 compared one by one and each drift is named.
 """
 
@@ -117,8 +118,14 @@ def verify(compiler: CapsuleCompiler, capsule: Any) -> CapsuleVerification:
             )
     counts = {s: sum(1 for c in checks if c["contentStatus"] == s) for s in _STATUSES}
     content = "missing" if counts["missing"] else "stale" if counts["stale"] else "unchanged"
-    ranking, ranking_reason = _ranking(compiler, saved)
     drift = _drift(compiler, saved)
+    scope = saved["scope"]
+    if not drift and "since" not in scope and "until" not in scope:
+        # Same documents, config, models and request: retrieval is deterministic, so the ranks
+        # are the capsule's own (relative date bounds move with the clock, so they rerun).
+        ranking, ranking_reason = "unchanged", "index, config and models are unchanged"
+    else:
+        ranking, ranking_reason = _ranking(compiler, saved)
     return CapsuleVerification.model_validate(
         {
             "schemaVersion": "1.0",
@@ -200,13 +207,19 @@ def _ranking_limit(echo: dict[str, Any], evidence: list[dict[str, Any]]) -> int:
 
 def _drift(compiler: CapsuleCompiler, saved: dict[str, Any]) -> list[dict[str, Any]]:
     fp = saved["fingerprints"]
+    echo = saved["retrieval"]["request"]
     embedder = compiler.models.embedder
+    reranker = compiler.models.reranker
+    index = compiler.handle.index
+    # What retrieval would use now: vectors only when embedded for this model, a reranker only
+    # when the request asks for one.
+    embedded = embedder is not None and index.vectors.has_vectors(embedder.fingerprint)
+    reranks = reranker is not None and not echo["noRerank"] and echo["depthPolicy"] != "fast"
     current = {
         "index": compiler.snapshot(),
         "config": compiler.config_fingerprint(saved["scope"]["collections"]),
-        "embeddingModel": embedder.fingerprint
-        if embedder is not None and "embeddingModel" in fp
-        else None,
+        "embeddingModel": embedder.fingerprint if embedded and embedder is not None else None,
+        "rerankModel": sha256_hex(reranker.model_id) if reranks and reranker is not None else None,
         "tokenizer": compiler.tokenizer_fingerprint,
     }
     out = []

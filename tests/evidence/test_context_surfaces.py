@@ -143,3 +143,22 @@ def test_cli_context_and_verify_over_sqlite(cli: Cli, tmp_path: Path) -> None:
     assert "stale" in stale.out and "a.md" in stale.out
     missing_budget = cli("context", "alpha")
     assert missing_budget.code == 1 and "--budget" in missing_budget.err
+
+
+def test_ranking_is_rerun_only_when_something_drifted() -> None:
+    from gno_adapters.bootstrap import in_memory
+    from gno_core.contracts.requests import ContextRequest
+    from tests.evidence.support import NOTES
+
+    made = in_memory(NOTES)
+    with build(made) as gno:
+        gno.sync()
+        capsule = gno.context(ContextRequest(goal="Foam vs Obsidian", budget_tokens=4000)).wire()
+        assert capsule["retrieval"]["mode"] == "bm25_only"
+        same = gno.context_verify(capsule).wire()
+        assert same["rankingReason"] == "index, config and models are unchanged"
+        gno.embed()
+        after = gno.context_verify(capsule).wire()
+    assert [d["name"] for d in after["drift"]] == ["embeddingModel"]
+    assert after["rankingReason"] != same["rankingReason"]
+    assert after["status"] == "fresh" and after["fingerprintStatus"] == "drifted"
