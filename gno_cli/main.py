@@ -90,6 +90,8 @@ COMMAND_MODULES: dict[str, str] = {
     "ls": "docs",
     "links": "links",
     "backlinks": "links",
+    "remember": "memory",
+    "recall": "memory",
     "status": "health",
     "peek": "health",
     "tags": "health",

@@ -33,6 +33,9 @@ class CollectionConfig(_Model):
     pattern: str = DEFAULT_PATTERN
     include: tuple[str, ...] = ()  # extra extensions, e.g. (".txt", ".py")
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
+    #: Also a memory: accepts remember and recall; its ``facts/**/mem-*.md`` files are fact
+    #: records (``gno_core.memory``). Otherwise an ordinary collection.
+    memory_managed: bool = False
 
     @field_validator("name")
     @classmethod

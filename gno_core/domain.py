@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gno_core.facts import FactRecord, InvalidFact
+
 #: Bump to force every document to be re-processed on the next sync (chunker or parser change).
 INGEST_VERSION = 3  # 2: links and document names extracted at sync; 3: converters
 
@@ -86,6 +88,8 @@ class IndexedDocument:
     # (``gno_core.links``); empty for documents that are not Markdown.
     links: tuple[ExtractedLink, ...] = ()
     names: tuple[NameKey, ...] = ()
+    # The fact record a memory collection's ``facts/`` file states, or why it is not one.
+    fact: FactRecord | InvalidFact | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +154,8 @@ class SearchFilters:
     author: str | None = None
     lang: str | None = None
     exclude_terms: tuple[str, ...] = ()
+    # Memory recall: only current, valid fact records sharing a scope with these.
+    memory_scopes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,10 @@ class GnoError(Exception):
     """Base of every error gno raises on purpose. ``code`` is a wire contract: add, never rename."""
 
     code: ClassVar[str] = "RUNTIME"
+    #: The CLI exit code and HTTP status of a code family with its own table (``MEMORY_*``);
+    #: None: the shared tables decide (``EXIT_CODES``, the REST status table).
+    exit_code: ClassVar[int | None] = None
+    http_status: ClassVar[int | None] = None
 
     def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
@@ -132,4 +136,6 @@ EXIT_CODES: dict[str, int] = {
 
 def exit_code_for(error: GnoError) -> int:
     """Process exit code for ``error`` (0 ok, 1 validation-like, 2 runtime)."""
+    if error.exit_code is not None:
+        return error.exit_code
     return EXIT_CODES.get(error.code, 2)

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.contracts.requests import SearchRequest
 from gno_core.contracts.search import SearchResults
 from gno_core.defaults import (
     CAPTURE_WRITE_WAIT_SECONDS,
-    DEFAULT_EMBED_BATCH_SIZE,
+    MEMORY_WRITE_WAIT_SECONDS,
     WRITE_WAIT_SECONDS,
 )
 from gno_core.errors import ValidationError
@@ -59,11 +59,14 @@ if TYPE_CHECKING:
         SectionResult,
     )
     from gno_core.contracts.links import BacklinksResult, LinksResult
+    from gno_core.contracts.memory import RecallResult, RememberResult
     from gno_core.contracts.requests import (
         AskRequest,
         ContextRequest,
         DiagnoseRequest,
         QueryRequest,
+        RecallRequest,
+        RememberRequest,
         SectionRequest,
     )
     from gno_core.contracts.similar import SimilarResults
@@ -81,13 +84,14 @@ if TYPE_CHECKING:
     )
     from gno_core.documents import Documents
     from gno_core.evidence.capability import Evidence
+    from gno_core.facts import MemoryIdentity
     from gno_core.health import Health
     from gno_core.indexing.collections import Collections
-    from gno_core.indexing.embedding import EmbedProgress
     from gno_core.indexing.live import LiveEvent
-    from gno_core.indexing.runs import IndexRuns
+    from gno_core.indexing.runs import EmbedOptions, IndexOptions, IndexRuns
     from gno_core.indexing.sync import SyncProgress
     from gno_core.links.reads import Links
+    from gno_core.memory.capability import Memory
     from gno_core.ports.changes import ChangeFeed
     from gno_core.ports.converters import DocumentConverter
     from gno_core.retrieval.modes import Retrieval
@@ -204,6 +208,12 @@ class Gno:
         return Links(self.handle, lambda: self.documents)
 
     @cached_property
+    def memory(self) -> Memory:
+        from gno_core.memory.capability import Memory
+
+        return Memory(self.handle, self._models, self._notes, self._frontmatter)
+
+    @cached_property
     def health(self) -> Health:
         from gno_core.health import Health
 
@@ -279,46 +289,16 @@ class Gno:
         )
 
     def embed(
-        self,
-        collections: list[str] | None = None,
-        *,
-        batch_size: int = DEFAULT_EMBED_BATCH_SIZE,
-        force: bool = False,
-        dry_run: bool = False,
-        progress: Callable[[EmbedProgress], None] | None = None,
-        lease_wait: float = WRITE_WAIT_SECONDS,
-        cancelled: Cancelled | None = None,
+        self, collections: list[str] | None = None, **options: Unpack[EmbedOptions]
     ) -> EmbedResult:
-        return self.runs.embed(
-            collections,
-            batch_size=batch_size,
-            force=force,
-            dry_run=dry_run,
-            progress=progress,
-            lease_wait=lease_wait,
-            cancelled=cancelled,
-        )
+        """Embed what has no vector yet (options: ``IndexRuns.embed``)."""
+        return self.runs.embed(collections, **options)
 
     def index(
-        self,
-        collections: list[str] | None = None,
-        *,
-        embed: bool = True,
-        batch_size: int = DEFAULT_EMBED_BATCH_SIZE,
-        sync_progress: Callable[[SyncProgress], None] | None = None,
-        embed_progress: Callable[[EmbedProgress], None] | None = None,
-        lease_wait: float = WRITE_WAIT_SECONDS,
-        cancelled: Cancelled | None = None,
+        self, collections: list[str] | None = None, **options: Unpack[IndexOptions]
     ) -> IndexResult:
-        return self.runs.index(
-            collections,
-            embed=embed,
-            batch_size=batch_size,
-            sync_progress=sync_progress,
-            embed_progress=embed_progress,
-            lease_wait=lease_wait,
-            cancelled=cancelled,
-        )
+        """Sync, then embed (options: ``IndexRuns.index``)."""
+        return self.runs.index(collections, **options)
 
     def capture(
         self,
@@ -397,6 +377,23 @@ class Gno:
     def backlinks(self, ref: str, *, collection: str | None = None) -> BacklinksResult:
         """Links of other documents to one document (from ``collection`` only when given)."""
         return self.linking.backlinks(ref, collection)
+
+    def recall(self, request: RecallRequest, identity: MemoryIdentity) -> RecallResult:
+        """Current facts of a memory collection within a budget, with a fencing receipt."""
+        return self.memory.recall(request, identity)
+
+    def remember(
+        self,
+        request: RememberRequest,
+        identity: MemoryIdentity,
+        *,
+        lease_wait: float = MEMORY_WRITE_WAIT_SECONDS,
+        cancelled: Cancelled | None = None,
+    ) -> RememberResult:
+        """Store one fact (or supersede one); candidates without a decision, nothing deleted."""
+        return self.memory.writer.remember(
+            request, identity, lease_wait=lease_wait, cancelled=cancelled
+        )
 
     def status(self) -> Status:
         return self.health.status()

@@ -31,11 +31,14 @@ if TYPE_CHECKING:
         SectionResult,
     )
     from gno_core.contracts.links import BacklinksResult, LinksResult
+    from gno_core.contracts.memory import RecallResult, RememberResult
     from gno_core.contracts.requests import (
         AskRequest,
         ContextRequest,
         DiagnoseRequest,
         QueryRequest,
+        RecallRequest,
+        RememberRequest,
         SearchRequest,
         SectionRequest,
     )
@@ -52,6 +55,7 @@ if TYPE_CHECKING:
         FolderResult,
         RemoveResult,
     )
+    from gno_core.facts import MemoryIdentity
 
 __all__ = ["OPERATIONS", "Facade", "FacadeFactory"]
 
@@ -156,6 +160,17 @@ class Facade(Protocol):
 
     def ask(self, request: AskRequest) -> AskResult: ...
 
+    def recall(self, request: RecallRequest, identity: MemoryIdentity) -> RecallResult: ...
+
+    def remember(
+        self,
+        request: RememberRequest,
+        identity: MemoryIdentity,
+        *,
+        lease_wait: float = ...,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> RememberResult: ...
+
 
 FacadeFactory = Callable[[], Facade]
 
@@ -188,5 +203,7 @@ OPERATIONS: frozenset[str] = frozenset(
         "section",
         "query_diagnose",
         "ask",
+        "recall",
+        "remember",
     }
 )

@@ -52,7 +52,13 @@ class MemoryIndexProvider:
         index = self._index
         # The facade closes what it opened; the data must outlive that, as a file would.
         return Index(
-            index.documents, index.ledger, index.stats, index.lexical, index.vectors, index.links
+            index.documents,
+            index.ledger,
+            index.stats,
+            index.lexical,
+            index.vectors,
+            index.links,
+            index.memory,
         )
 
 

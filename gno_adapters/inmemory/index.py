@@ -1,4 +1,4 @@
-"""The in-memory index: the six index ports as plain Python over one shared state, for tests.
+"""The in-memory index: the seven index ports as plain Python over one shared state, for tests.
 
 First-class fakes: ``in_memory_index`` builds the same ``Index`` bundle as the SQLite adapter,
 with the same rules (the contract suites in ``tests/contract`` run against both).
@@ -10,6 +10,7 @@ from gno_adapters.inmemory.documents import InMemoryDocuments
 from gno_adapters.inmemory.ledger import InMemoryLedger
 from gno_adapters.inmemory.lexical import InMemoryLexical
 from gno_adapters.inmemory.links import InMemoryLinks
+from gno_adapters.inmemory.memory import InMemoryMemory
 from gno_adapters.inmemory.state import InMemoryState
 from gno_adapters.inmemory.stats import InMemoryStats
 from gno_adapters.inmemory.vectors import InMemoryVectors
@@ -33,5 +34,6 @@ def in_memory_index(clock: Clock) -> Index:
         lexical=InMemoryLexical(state),
         vectors=InMemoryVectors(state),
         links=InMemoryLinks(state),
+        memory=InMemoryMemory(state),
         closer=close,
     )

@@ -58,7 +58,7 @@ class InMemoryLexical:
                 continue
             if any(present[n_req + n_group :]):
                 continue
-            if not eligible(row, filters):
+            if not eligible(row, filters, self._s):
                 continue
             score = bm25.bm25(f, sum(map(len, row.fields)), avg_len, doc_freqs, n_docs)
             scored.append((score, row.doc))

@@ -14,6 +14,8 @@ from gno_core.domain import (
     SearchFilters,
     StoredDocument,
 )
+from gno_core.facts import FactRecord, InvalidFact
+from gno_core.identity import parse_uri
 from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import Vector
 
@@ -25,6 +27,7 @@ class _Row:
     fields: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     tags: frozenset[str]
     date_ns: int
+    fact: FactRecord | InvalidFact | None = None
 
 
 def normalize_tag(tag: str) -> str:
@@ -51,6 +54,33 @@ class InMemoryState:
         docs = [r.doc for r in self.rows.values() if r.doc.active]
         return sorted(docs, key=lambda d: (d.collection, d.rel_path))
 
+    def valid_fact(self, key: tuple[str, str]) -> FactRecord | None:
+        """The valid fact record of the active document ``key``, if it has one."""
+        row = self.rows.get(key)
+        if row is None or not row.doc.active or not isinstance(row.fact, FactRecord):
+            return None
+        return row.fact
+
+    def successors(self, collection: str, rel_path: str) -> list[tuple[str, str]]:
+        """Active documents holding a valid fact that supersedes the one at ``rel_path``."""
+        out = []
+        for key in sorted(self.rows):
+            fact = self.valid_fact(key)
+            if fact is not None and any(
+                _uri_key(uri) == (collection, rel_path) for uri in fact.supersedes
+            ):
+                out.append(key)
+        return out
+
+    def current_fact_in(self, row: _Row, scopes: tuple[str, ...]) -> bool:
+        """Whether ``row`` holds a valid fact sharing a scope with ``scopes`` that no active
+        valid fact supersedes (the memory recall filter)."""
+        d = row.doc
+        fact = self.valid_fact((d.collection, d.rel_path))
+        if fact is None or not set(fact.scopes) & set(scopes):
+            return False
+        return not self.successors(d.collection, d.rel_path)
+
     def active_mirrors(self, collections: tuple[str, ...] | None) -> dict[str, str | None]:
         """Mirror hash -> title of its first active document (of ``collections``)."""
         out: dict[str, str | None] = {}
@@ -64,8 +94,15 @@ def fold(value: str) -> str:
     return unicodedata.normalize("NFC", value).casefold()
 
 
-def eligible(row: _Row, f: SearchFilters) -> bool:
+def _uri_key(uri: str) -> tuple[str, str]:
+    ref = parse_uri(uri)
+    return (ref.collection or "", ref.rel_path or "")
+
+
+def eligible(row: _Row, f: SearchFilters, state: InMemoryState) -> bool:
     d = row.doc
+    if f.memory_scopes is not None and not state.current_fact_in(row, f.memory_scopes):
+        return False
     meta: DocumentMeta = d.meta
     if f.collections and d.collection not in f.collections:
         return False

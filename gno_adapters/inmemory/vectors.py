@@ -102,7 +102,7 @@ class InMemoryVectors:
         hits: list[VectorHit] = []
         for row in self._s.rows.values():
             found = best.get(row.doc.mirror_hash)
-            if found is None or not row.doc.active or not eligible(row, filters):
+            if found is None or not row.doc.active or not eligible(row, filters, self._s):
                 continue
             if any(bm25.phrase_count(f, u) for u in excluded for f in row.fields):
                 continue

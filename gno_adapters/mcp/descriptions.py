@@ -83,6 +83,21 @@ FULL_DESCRIPTIONS: dict[str, str] = {
         "recent ingest errors and per-collection stats. Check it first when vector or hybrid "
         "results look stale or unavailable."
     ),
+    "gno_recall": (
+        "Budgeted, cited recall of current facts from a memory-managed collection. Searches "
+        "the facts of the scopes you name (BM25, fused with vectors once the facts are "
+        "embedded); superseded facts never come back. Returns facts with their gno:// citation "
+        "within maxFacts (default 8) and maxTokens (default 512), and a receipt to pass to "
+        "gno_remember."
+    ),
+    "gno_remember": (
+        "Store one fact with supersession in a memory-managed collection. Without a decision it "
+        "returns the current facts in your scopes that resemble it (exact, likely or weak "
+        "matches) and writes nothing; with decision add it writes the fact as a Markdown file, "
+        "with supersede it replaces a fact you recalled (predecessorUri and predecessorHash). "
+        "Recalled text presented with its receipt is refused; the fact is searchable when the "
+        "call returns."
+    ),
     "gno_list_tags": (
         "List tags with document counts, optionally within one collection or under a tag "
         "prefix (e.g. 'work/' matches 'work/project')."
@@ -184,7 +199,8 @@ CORE_DESCRIPTIONS: dict[str, str] = {
     ),
     "gno_recall": (
         "Call before answering from remembered facts in a memory-managed collection. Runs "
-        "lexical retrieval over the current facts of the scopes you name. Returns cited facts "
+        "BM25 over the current facts of the scopes you name, fused with vectors when they are "
+        "embedded. Returns cited facts "
         "within a budget of 8 facts and 512 tokens by default (maxFacts up to 64, maxTokens up "
         "to 8192) and a receipt to hand to gno_remember."
     ),

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Iterable, Mapping
 
@@ -55,6 +56,7 @@ class GnoHandlers:
         self.facades: Facades = facades or FacadeHolder(facade_factory)
         self.capabilities = frozenset(capabilities)
         self.transport_status = transport_status
+        self.instance_id = secrets.token_hex(8)
         self._tools = tools
         from gno_adapters.mcp.jobs import Jobs
 
@@ -95,7 +97,9 @@ class GnoHandlers:
         tool = self.registry.get(name)
         if tool is None:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}", {"tool": name})
-        call = ToolCall(ctx, arguments, self.facades, self.transport_status, self.jobs)
+        call = ToolCall(
+            ctx, arguments, self.facades, self.transport_status, self.jobs, self.instance_id
+        )
         return lambda: self._run_tool(tool, call)
 
     def _run_tool(self, tool: ToolDef, call: ToolCall) -> JSONObject:

@@ -224,6 +224,38 @@ def register_rest(
                 return _failure(exc)
             return await call(lambda f: f.backlinks(got.ref, collection=got.collection))
 
+    if "recall" in capabilities:
+
+        @app.post("/api/memory/recall")
+        async def recall() -> Response:
+            from gno_core.contracts.requests import RecallRequest
+            from gno_core.facts import MemoryIdentity
+
+            try:
+                body = RecallRequest.model_validate(await _body())
+            except Exception as exc:
+                return _failure(exc)
+            # The session is the boundary's per-caller label (never a credential).
+            label = getattr(request.scope.get("gno.caller"), "label", None) or "rest"
+            identity = MemoryIdentity(caller="rest", session=label)
+            return await call(lambda f: f.recall(body, identity))
+
+    if "remember" in capabilities:
+
+        @app.post("/api/memory/remember")
+        async def remember() -> Response:
+            from gno_core.contracts.requests import RememberRequest
+            from gno_core.facts import MemoryIdentity
+
+            try:
+                _require_write(enable_write)
+                body = RememberRequest.model_validate(await _body())
+            except Exception as exc:
+                return _failure(exc)
+            label = getattr(request.scope.get("gno.caller"), "label", None) or "rest"
+            identity = MemoryIdentity(caller="rest", session=label)
+            return await call(lambda f: f.remember(body, identity), write=True)
+
 
 def _query_fields(model: Any) -> dict[str, Any]:
     """The request fields of ``model`` in the query string, by alias; empty values are absent."""
@@ -264,7 +296,8 @@ def _failure(exc: Exception) -> Response:
     if isinstance(exc, RequestEntityTooLarge):
         raise exc  # the app's handler answers with the closed 413 body
     if isinstance(exc, GnoError):
-        return _json(STATUS_BY_CODE.get(exc.code, 500), exc.envelope())
+        status = exc.http_status or STATUS_BY_CODE.get(exc.code, 500)
+        return _json(status, exc.envelope())
     if isinstance(exc, ModelError):
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors()

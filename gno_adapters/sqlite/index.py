@@ -17,6 +17,7 @@ from gno_adapters.sqlite.errors import translate_errors
 from gno_adapters.sqlite.ledger import ApswLedger
 from gno_adapters.sqlite.lexical import ApswLexical
 from gno_adapters.sqlite.links import ApswLinks
+from gno_adapters.sqlite.memory import ApswMemory
 from gno_adapters.sqlite.migrations import migrate
 from gno_adapters.sqlite.rows import Rows
 from gno_adapters.sqlite.stats import ApswStats
@@ -67,6 +68,7 @@ def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -
         lexical=ApswLexical(rows),
         vectors=open_vectors,
         links=ApswLinks(rows),
+        memory=ApswMemory(rows),
         closer=close,
     )
 

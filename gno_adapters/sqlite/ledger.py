@@ -18,6 +18,7 @@ from gno_adapters.sqlite.links import (
     replace_document_links,
     replace_document_names,
 )
+from gno_adapters.sqlite.memory import replace_document_fact
 from gno_adapters.sqlite.rows import Rows
 from gno_core.domain import Chunk, IndexedDocument, IngestFailure, SourceState, SyncBatch
 from gno_core.errors import DuplicateError
@@ -176,6 +177,7 @@ class ApswLedger:
         was_active = bool(old is not None and old[2])
         replace_document_names(conn, doc_id, item.names, was_active, new=old is None)
         replace_document_links(conn, doc_id, item.links, new=old is None)
+        replace_document_fact(conn, doc_id, item.fact)
         tags = {lexical.normalize_tag(t) for t in meta.tags if t.strip()}
         conn.executemany(
             "INSERT INTO doc_tags(doc_id, tag) VALUES (?, ?)", [(doc_id, t) for t in tags]

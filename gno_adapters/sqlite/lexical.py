@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gno_adapters.sqlite.connection import fold
+from gno_adapters.sqlite.memory import memory_filter_sql
 from gno_adapters.sqlite.migrations import FTS_TOKENIZER
 from gno_adapters.sqlite.rows import DOC_COLUMNS, Rows, to_document
 from gno_core.domain import Clause, LexicalHit, LexicalQuery, Phrase, SearchFilters, Term
@@ -114,6 +115,10 @@ def filter_sql(f: SearchFilters, alias: str = "d") -> FilterSql:
             f"(gno_fold({alias}.language) = ? OR substr(gno_fold({alias}.language), 1, ?) = ?)"
         )
         params.extend((want, len(want) + 1, want + "-"))
+    if f.memory_scopes is not None:
+        condition, scope_params = memory_filter_sql(f.memory_scopes, alias)
+        conds.append(condition)
+        params.extend(scope_params)
     return FilterSql(" AND ".join(conds), tuple(params))
 
 

@@ -223,12 +223,51 @@ def _m0005_converter_warnings(conn: apsw.Connection) -> None:
     conn.execute("ALTER TABLE documents ADD COLUMN converter_warnings TEXT NOT NULL DEFAULT '[]'")
 
 
+def _m0006_memory(conn: apsw.Connection) -> None:
+    # The fact record each ``facts/`` file states (``invalid_code`` set when it states none),
+    # its scopes (the recall filter, by scope) and the facts it supersedes, by the predecessor's
+    # path (the "is it current?" test looks successors up by it). Rows cascade from the document.
+    conn.execute(
+        """
+        CREATE TABLE memory_facts (
+            doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+            record_id TEXT,
+            fact_text TEXT,
+            caller TEXT,
+            session TEXT,
+            created_at TEXT,
+            content_hash TEXT,
+            source TEXT,
+            scopes TEXT NOT NULL DEFAULT '[]',
+            supersedes TEXT NOT NULL DEFAULT '[]',
+            invalid_code TEXT,
+            invalid_message TEXT
+        );
+        CREATE INDEX memory_facts_hash ON memory_facts(content_hash) WHERE invalid_code IS NULL;
+        CREATE TABLE memory_scopes (
+            scope TEXT NOT NULL,
+            doc_id INTEGER NOT NULL REFERENCES memory_facts(doc_id) ON DELETE CASCADE,
+            PRIMARY KEY (scope, doc_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX memory_scopes_doc ON memory_scopes(doc_id);
+        CREATE TABLE memory_supersedes (
+            collection TEXT NOT NULL,
+            rel_path TEXT NOT NULL,
+            successor INTEGER NOT NULL REFERENCES memory_facts(doc_id) ON DELETE CASCADE,
+            PRIMARY KEY (collection, rel_path, successor)
+        ) WITHOUT ROWID;
+        CREATE INDEX memory_supersedes_successor ON memory_supersedes(successor);
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_documents", _m0001_documents),
     Migration(2, "0002_documents_fts", _m0002_documents_fts),
     Migration(3, "0003_content_vectors", _m0003_content_vectors),
     Migration(4, "0004_links", _m0004_links),
     Migration(5, "0005_converter_warnings", _m0005_converter_warnings),
+    Migration(6, "0006_memory", _m0006_memory),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -37,6 +37,11 @@ def _add_collection_options(p: argparse.ArgumentParser) -> None:
         help="names to skip, comma separated (replaces the defaults)",
     )
     p.add_argument(
+        "--memory",
+        action="store_true",
+        help="make it a memory collection (gno remember/recall; facts under facts/)",
+    )
+    p.add_argument(
         "--allow-broad-root",
         action="store_true",
         help="index a broad folder such as /home, /tmp or /opt itself (refused by default)",
@@ -90,6 +95,7 @@ def _collection_from(args: argparse.Namespace) -> CollectionConfig:
         pattern=args.pattern,
         include=tuple(args.include),
         exclude=tuple(args.exclude) if args.exclude is not None else DEFAULT_EXCLUDES,
+        memory_managed=args.memory,
     )
 
 
@@ -128,6 +134,7 @@ def run_list(ctx: Context) -> int:
         emit("No collections. Add one with: gno collection add <folder>")
     for c in listing.collections:
         extra = f" include={','.join(c.include)}" if c.include else ""
+        extra += " memory" if c.memory_managed else ""
         emit(f"{c.name}\t{c.path}\t{c.pattern}{extra}")
     return 0
 

@@ -15,6 +15,8 @@ class CollectionInfo(WireModel):
     pattern: str
     include: list[str]
     exclude: list[str]
+    #: True for a memory collection (remember and recall); absent otherwise.
+    memory_managed: bool | None = None
 
 
 class CollectionList(WireModel):

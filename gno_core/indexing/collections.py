@@ -93,4 +93,5 @@ def collection_info(c: CollectionConfig) -> CollectionInfo:
         pattern=c.pattern,
         include=list(c.include),
         exclude=list(c.exclude),
+        memory_managed=c.memory_managed or None,
     )

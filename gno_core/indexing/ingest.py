@@ -22,8 +22,10 @@ from typing import Any, ClassVar
 from gno_core.config import ChunkingConfig, CollectionConfig, IngestConfig
 from gno_core.domain import DocumentMeta, ExtractedLink, IndexedDocument, SourceFile
 from gno_core.errors import GnoError
+from gno_core.facts import FactRecord, InvalidFact
 from gno_core.links.extract import extract_links
 from gno_core.links.names import document_names
+from gno_core.memory.records import is_fact_path, read_fact
 from gno_core.ports.converters import ConvertLimits, DocumentConverter
 from gno_core.ports.files import FrontmatterParser
 from gno_core.text.canonical import canonicalize, mirror_hash
@@ -151,6 +153,7 @@ def build_document(
         markdown = canonicalize(decode_text(data, rel_path))
     is_markdown = ext in MARKDOWN_EXTENSIONS
     links: tuple[ExtractedLink, ...] = ()
+    fact: FactRecord | InvalidFact | None = None
     if converted is not None:
         meta = DocumentMeta(title=converted.title or name, language=detect_language(markdown))
         names = document_names(rel_path, converted.title, ())
@@ -158,11 +161,19 @@ def build_document(
         converter_id = MARKDOWN_CONVERTER
         yaml, body = split_frontmatter(markdown)
         front: dict[str, Any] = {}
+        # Fact records are read in every collection (cheap, and a collection made a memory
+        # later needs no re-sync); only a memory collection keeps a broken one's text.
+        is_fact = is_fact_path(rel_path)
         if yaml is not None:
             try:
                 front = dict(parser.parse(yaml))
             except GnoError as exc:
-                raise IngestError(FRONTMATTER, exc.message, rel_path=rel_path) from exc
+                if not (is_fact and collection.memory_managed):
+                    raise IngestError(FRONTMATTER, exc.message, rel_path=rel_path) from exc
+                # A broken fact file is a diagnostic, and its text stays searchable.
+                fact = InvalidFact("MEMORY_FRONTMATTER_INVALID", exc.message)
+        if is_fact and fact is None:
+            fact = read_fact(front if yaml is not None else None, body)
         stem = posixpath.splitext(name)[0] or name
         meta = document_meta(front, body, stem, detect_language(body))
         body_line = markdown.count("\n", 0, len(markdown) - len(body)) + 1
@@ -196,6 +207,7 @@ def build_document(
         converter_warnings=converted.warnings if converted is not None else (),
         links=links,
         names=names,
+        fact=fact,
     )
 
 

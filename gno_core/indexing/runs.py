@@ -6,6 +6,7 @@ already committed stay)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypedDict
 
 from gno_core.contracts import SyncResult
 from gno_core.contracts.embedding import EmbedResult, IndexResult
@@ -19,6 +20,30 @@ from gno_core.ports.converters import DocumentConverter
 from gno_core.retrieval.vector import require_embedder
 
 __all__ = ["IndexRuns"]
+
+
+class EmbedOptions(TypedDict, total=False):
+    """How ``embed`` runs: batch size, every chunk again (``force``), counting only
+    (``dry_run``), a progress callback, the write-lease wait and a cancellation check."""
+
+    batch_size: int
+    force: bool
+    dry_run: bool
+    progress: Callable[[EmbedProgress], None] | None
+    lease_wait: float
+    cancelled: Cancelled | None
+
+
+class IndexOptions(TypedDict, total=False):
+    """How ``index`` runs: whether to embed after the sync, the batch size, progress callbacks
+    for each step, the write-lease wait and a cancellation check."""
+
+    embed: bool
+    batch_size: int
+    sync_progress: Callable[[SyncProgress], None] | None
+    embed_progress: Callable[[EmbedProgress], None] | None
+    lease_wait: float
+    cancelled: Cancelled | None
 
 
 class IndexRuns:

@@ -6,7 +6,7 @@ exit live in one row); ``memory_error(code, message)`` builds one.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from gno_core.errors import GnoError
 
@@ -41,8 +41,8 @@ class MemoryFailure(GnoError):
     """Base of every ``MEMORY_*`` error; ``http_status`` and ``exit_code`` come from the table."""
 
     code = "MEMORY_QUERY_FAILED"
-    http_status = 500
-    exit_code = 2
+    http_status: ClassVar[int | None] = 500
+    exit_code: ClassVar[int | None] = 2
 
 
 def _class_name(code: str) -> str:

@@ -30,10 +30,12 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from gno_core.errors import ValidationError
+from gno_core.facts import FactRecord, InvalidFact
+from gno_core.identity import parse_uri
 from gno_core.memory.errors import MemoryFailure, memory_error
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "InvalidFact",
     "content_hash",
     "fact_path",
+    "is_fact_path",
     "normalize_fact_text",
     "normalize_scopes",
     "read_fact",
@@ -53,7 +56,6 @@ __all__ = [
 MAX_FACT_BYTES = 4096
 MAX_SCOPES = 8
 MAX_SCOPE_CHARS = 64
-TITLE_CHARS = 80
 _SCOPE_PUNCTUATION = frozenset("._:/@-")
 _WHITESPACE = re.compile(r"\s+")
 _RECORD_ID = re.compile(r"mem-[0-9a-f]{16}")
@@ -138,37 +140,14 @@ def record_id(content: str, created_at: str, caller: str, session: str) -> str:
     return "mem-" + hashlib.sha256(seed.encode("utf-8")).hexdigest()[:16]
 
 
+def is_fact_path(rel_path: str) -> bool:
+    """Whether a memory collection reads the file at ``rel_path`` as a fact record."""
+    return rel_path.startswith("facts/") and rel_path.lower().endswith(".md")
+
+
 def fact_path(created_at: str, rid: str) -> str:
     """Where a fact lives in its collection: ``facts/<YYYY-MM-DD>/<record id>.md``."""
     return f"facts/{created_at[:10]}/{rid}.md"
-
-
-@dataclass(frozen=True, slots=True)
-class FactRecord:
-    """One fact as its file states it."""
-
-    record_id: str
-    text: str
-    scopes: tuple[str, ...]
-    caller: str
-    session: str
-    created_at: str
-    content_hash: str
-    source: str | None = None
-    #: ``gno://`` URIs of the facts this one replaces.
-    supersedes: tuple[str, ...] = ()
-
-    @property
-    def title(self) -> str:
-        return self.text[:TITLE_CHARS]
-
-
-@dataclass(frozen=True, slots=True)
-class InvalidFact:
-    """A file under a memory collection that is not a valid fact, and why (a stable code)."""
-
-    code: str
-    message: str
 
 
 def render_fact(record: FactRecord) -> str:
@@ -264,9 +243,12 @@ def _supersedes(relations: object) -> tuple[str, ...] | None:
     value = relations.get("supersedes")
     if value is None:
         return ()
-    if not isinstance(value, list) or not all(
-        isinstance(u, str) and u.startswith("gno://") for u in value
-    ):
+    if not isinstance(value, list) or not all(isinstance(u, str) for u in value):
+        return None
+    try:
+        for uri in value:
+            parse_uri(uri)
+    except ValidationError:
         return None
     return tuple(value)
 

@@ -17,6 +17,7 @@ from gno_core.ports.lease import Cancelled, WriteLease
 from gno_core.ports.ledger import SyncLedger
 from gno_core.ports.lexical import LexicalIndex
 from gno_core.ports.links import LinkStore
+from gno_core.ports.memory import MemoryStore
 from gno_core.ports.notes import NoteFiles
 from gno_core.ports.reranker import Reranker
 from gno_core.ports.resident import ResidentProbe
@@ -39,6 +40,7 @@ __all__ = [
     "IndexStats",
     "LexicalIndex",
     "LinkStore",
+    "MemoryStore",
     "NoteFiles",
     "Reranker",
     "ResidentProbe",

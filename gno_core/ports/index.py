@@ -11,6 +11,7 @@ from gno_core.ports.documents import DocumentStore
 from gno_core.ports.ledger import SyncLedger
 from gno_core.ports.lexical import LexicalIndex
 from gno_core.ports.links import LinkStore
+from gno_core.ports.memory import MemoryStore
 from gno_core.ports.stats import IndexStats
 from gno_core.ports.vectors import VectorIndex
 
@@ -22,7 +23,7 @@ class Index:
     backend (SQLite loads an extension) is then paid only by the commands that use vectors.
     """
 
-    __slots__ = ("_vectors", "closer", "documents", "ledger", "lexical", "links", "stats")
+    __slots__ = ("_vectors", "closer", "documents", "ledger", "lexical", "links", "memory", "stats")
 
     def __init__(
         self,
@@ -32,6 +33,7 @@ class Index:
         lexical: LexicalIndex,
         vectors: VectorIndex | Callable[[], VectorIndex],
         links: LinkStore,
+        memory: MemoryStore,
         closer: Callable[[], None] = lambda: None,
     ) -> None:
         self.documents = documents
@@ -40,6 +42,7 @@ class Index:
         self.lexical = lexical
         self._vectors = vectors
         self.links = links
+        self.memory = memory
         self.closer = closer
 
     @property

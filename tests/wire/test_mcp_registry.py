@@ -84,6 +84,7 @@ def test_registry_names_and_order() -> None:
         "gno_multi_get",
         "gno_peek",
         "gno_status",
+        "gno_recall",
         "gno_list_tags",
         "gno_links",
         "gno_backlinks",
@@ -92,6 +93,7 @@ def test_registry_names_and_order() -> None:
     write_only = [t.name for t in registry("full", True).tools if t.write]
     assert write_only == [
         "gno_capture",
+        "gno_remember",
         "gno_add_collection",
         "gno_create_folder",
         "gno_sync",
@@ -112,9 +114,11 @@ def test_registry_names_and_order() -> None:
         "gno_query",
         "gno_get",
         "gno_multi_get",
+        "gno_recall",
         "gno_capture",
+        "gno_remember",
     ]
-    assert [t.name for t in registry("core", False).tools] == core[:-1]
+    assert [t.name for t in registry("core", False).tools] == core[:-2]
     assert set(core) <= CORE_READ_TOOLS | CORE_WRITE_TOOLS
 
 

@@ -14,6 +14,7 @@ from gno_adapters.mcp.tools.evidence import (
 )
 from gno_adapters.mcp.tools.health import PEEK, STATUS
 from gno_adapters.mcp.tools.links import BACKLINKS, LINKS
+from gno_adapters.mcp.tools.memory import RECALL, REMEMBER
 from gno_adapters.mcp.tools.search import SEARCH
 from gno_adapters.mcp.tools.semantic import QUERY, SIMILAR, VSEARCH
 from gno_adapters.mcp.tools.tags import LIST_TAGS
@@ -44,7 +45,9 @@ ALL_TOOLS: tuple[ToolDef, ...] = (
     MULTI_GET,
     PEEK,
     STATUS,
+    RECALL,
     CAPTURE,
+    REMEMBER,
     LIST_TAGS,
     LINKS,
     BACKLINKS,

@@ -29,6 +29,8 @@ class ToolCall:
     facades: Facades
     transport_status: TransportStatus | None = None
     jobs: Jobs | None = None
+    #: This server's instance id: the memory session of a stdio client.
+    instance_id: str = ""
 
     @property
     def facade(self) -> Facade:

@@ -86,13 +86,15 @@ def object_schema(
     describe: Mapping[str, str] | None = None,
     key_order: Mapping[str, tuple[str, ...]] | None = None,
     extra: Mapping[str, JSONObject] | None = None,
+    required: tuple[str, ...] | None = None,
 ) -> JSONObject:
     """``{"type": "object", "properties": ..., "required": [...]}`` for ``model``, by alias.
 
     ``hide`` leaves fields out of the schema (a call may still pass them); ``order`` lists
     every shown field in the order to show them (default: the model's); ``describe`` replaces
     descriptions; ``key_order`` reorders the keys of one property; ``extra`` appends
-    properties that are no field of the model."""
+    properties that are no field of the model; ``required`` names the required properties when
+    they are not the model's required fields."""
     describe = describe or {}
     key_order = key_order or {}
     fields = {(f.alias or name): f for name, f in model.model_fields.items()}
@@ -117,9 +119,15 @@ def object_schema(
         properties[alias] = prop
     properties.update(extra or {})
     schema: JSONObject = {"type": "object", "properties": properties}
-    required = [alias for alias in shown if fields[alias].is_required()]
-    if required:
-        schema["required"] = required
+    needed = (
+        list(required)
+        if required is not None
+        else [alias for alias in shown if fields[alias].is_required()]
+    )
+    if not set(needed) <= set(shown):
+        raise ValueError(f"{model.__name__}: required names unknown fields {needed}")
+    if needed:
+        schema["required"] = needed
     return schema
 
 
@@ -144,6 +152,7 @@ class DerivedSchema(Mapping[str, Any]):
         describe: Mapping[str, str] | None = None,
         key_order: Mapping[str, tuple[str, ...]] | None = None,
         extra: Mapping[str, JSONObject] | None = None,
+        required: tuple[str, ...] | None = None,
     ) -> None:
         self.model = model
         self._overrides: dict[str, Any] = {
@@ -152,6 +161,7 @@ class DerivedSchema(Mapping[str, Any]):
             "describe": describe,
             "key_order": key_order,
             "extra": extra,
+            "required": required,
         }
         self._schema: JSONObject | None = None
         self._lock = threading.Lock()

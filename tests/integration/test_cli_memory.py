@@ -1,0 +1,145 @@
+"""``gno collection add --memory`` and ``gno recall`` on a real SQLite index: facts written as
+files, edited by hand, broken, superseded; the JSON contract and the exit codes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gno_core.facts import FactRecord
+from gno_core.memory.records import content_hash, fact_path, record_id, render_fact
+from tests.integration.cli_helpers import Cli
+from tests.schema_check import assert_valid
+
+CREATED = "2026-12-01T09:00:00Z"
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Cli:
+    monkeypatch.setenv("GNO_EMBED_MODEL", "none")  # the lexical leg alone, fast
+    return Cli(tmp_path / "home", monkeypatch, capsys)
+
+
+def write_fact(root: Path, text: str, *scopes: str, supersedes: tuple[str, ...] = ()) -> str:
+    digest = content_hash(text)
+    rid = record_id(digest, CREATED, "cli:someone", "ppid:1")
+    record = FactRecord(
+        rid, text, scopes, "cli:someone", "ppid:1", CREATED, digest, None, supersedes
+    )
+    rel = fact_path(CREATED, rid)
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_text(render_fact(record), encoding="utf-8")
+    return rel
+
+
+def test_recall_from_a_memory_folder(cli: Cli, tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    root.mkdir()
+    old = write_fact(root, "The release train leaves on Thursdays", "project:gno")
+    write_fact(
+        root,
+        "The release train leaves on Wednesdays",
+        "project:gno",
+        supersedes=(f"gno://mem/{old}",),
+    )
+    write_fact(root, "Thursdays are for the gym", "personal")
+    (root / "facts" / "2026-12-01" / "mem-ffffffffffffffff.md").write_text(
+        "---\nmemory:\n  recordId: mem-ffffffffffffffff\n---\nrelease train gossip\n",
+        encoding="utf-8",
+    )
+    cli.ok("collection", "add", str(root), "--name", "mem", "--memory")
+    listing = cli.ok("collection", "list", "--json").json()
+    assert listing["collections"][0]["memoryManaged"] is True
+    cli.ok("update")
+
+    run = cli.ok("recall", "release train", "-c", "mem", "--scope", "project:gno", "--json")
+    out = run.json()
+    assert_valid("memory-recall", out)
+    assert [f["text"] for f in out["facts"]] == ["The release train leaves on Wednesdays"]
+    assert out["retrieval"] == {
+        "mode": "lexical",
+        "semanticUnavailable": out["retrieval"]["semanticUnavailable"],
+    }
+    assert out["receipt"]["caller"].startswith("cli:")
+    text = cli.ok("recall", "release train", "-c", "mem", "--scope", "project:gno").out
+    assert "Wednesdays" in text and "Thursdays" not in text
+
+    # A hand edit that keeps the hash honest shows up after gno update; the superseded fact
+    # stays a file, and search still finds every text.
+    assert cli.ok("search", "gossip", "--json").json()["results"]
+    empty = cli.ok("recall", "release", "-c", "mem", "--scope", "elsewhere", "--json").json()
+    assert empty["facts"] == [] and "gno remember" in empty["hint"]
+
+
+def test_recall_refusals_exit_with_their_codes(cli: Cli, tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "a.md").write_text("# A\n", encoding="utf-8")
+    cli.ok("collection", "add", str(plain), "--name", "plain")
+    run = cli("recall", "x", "-c", "plain", "--scope", "a", "--json")
+    assert run.code == 1 and run.json()["error"]["code"] == "MEMORY_COLLECTION_UNMANAGED"
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    cli.ok("collection", "add", str(memory), "--name", "mem", "--memory")
+    run = cli("recall", "x", "-c", "mem", "--json")
+    assert run.code == 1 and run.json()["error"]["code"] == "MEMORY_SCOPES_REQUIRED"
+    run = cli("recall", "x", "-c", "nope", "--scope", "a")
+    assert run.code == 1 and "No collection named nope" in run.err
+
+
+def test_remember_then_recall_then_supersede(cli: Cli, tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    root.mkdir()
+    cli.ok("collection", "add", str(root), "--name", "mem", "--memory")
+    cli.ok("update")
+    fact = "The office wifi password rotates monthly"
+    asked = cli.ok("remember", fact, "-c", "mem", "--scope", "office", "--json").json()
+    assert asked["outcome"] == "candidates" and asked["candidates"] == []
+    run = cli.ok("remember", fact, "-c", "mem", "--scope", "office", "--add", "--json")
+    added = run.json()
+    assert_valid("memory-remember", added)
+    assert added["outcome"] == "added" and added["sync"] == {"status": "completed"}
+    written = Path(added["absPath"])
+    assert written.is_file() and written.is_relative_to(root / "facts")
+    assert fact in written.read_text(encoding="utf-8")
+    recalled = cli.ok("recall", "wifi password", "-c", "mem", "--scope", "office", "--json")
+    receipt_file = tmp_path / "recall.json"
+    receipt_file.write_text(recalled.out, encoding="utf-8")
+    assert [f["text"] for f in recalled.json()["facts"]] == [fact]
+    replay = cli(
+        "remember", fact, "-c", "mem", "--scope", "other", "--add", "--receipt", str(receipt_file)
+    )
+    assert replay.code == 1 and "MEMORY_FENCED_REPLAY" not in replay.out
+    assert "returned by a recall" in replay.err
+    old = recalled.json()["facts"][0]
+    newer = cli.ok(
+        "remember",
+        "The office wifi password rotates weekly",
+        "-c",
+        "mem",
+        "--scope",
+        "office",
+        "--supersede",
+        old["uri"],
+        "--predecessor-hash",
+        old["contentHash"],
+        "--json",
+    ).json()
+    assert newer["outcome"] == "superseded"
+    again = cli.ok("recall", "wifi password", "-c", "mem", "--scope", "office", "--json").json()
+    assert [f["text"] for f in again["facts"]] == ["The office wifi password rotates weekly"]
+    lost = cli(
+        "remember",
+        "The office wifi password never rotates",
+        "-c",
+        "mem",
+        "--scope",
+        "office",
+        "--supersede",
+        old["uri"],
+        "--predecessor-hash",
+        old["contentHash"],
+        "--json",
+    )
+    assert lost.code == 4 and lost.json()["error"]["code"] == "MEMORY_SUPERSEDE_CONFLICT"
