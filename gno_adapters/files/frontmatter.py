@@ -44,6 +44,9 @@ _LEAD = re.compile(r"(?:[ \t]|[-?:](?=[ \t]|$))*")
 
 _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?")
 _ITEM_LINE = re.compile(r"[ ]*-[ ]+(.*)")
+_NESTED_LINE = re.compile(r"([ ]+)([A-Za-z_][A-Za-z0-9_-]*):[ ]+(.*)")
+# A double-quoted flow item with no escape, quote or comma inside (read the same by YAML).
+_QUOTED_ITEM = re.compile(r'"[^"\\,]*"')
 # Plain scalars the line parser may resolve: no leading indicator, no ': ' (a nested mapping), no
 # '#' (maybe a comment), no tab.
 _PLAIN = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`.+~](?:[^:#\t]|:(?=[^ ]))*")
@@ -176,43 +179,66 @@ def _first_line(exc: Exception) -> str:
 
 
 def _parse_simple(text: str) -> dict[str, Any] | None:
-    """The block's mapping if every line is simple enough, else None (use the full parser)."""
+    """The block's mapping if every line is simple enough, else None (use the full parser).
+
+    Simple: ``key: value`` lines with plain, quoted or flow-list values, a ``key:`` followed by
+    ``- item`` lines (a block sequence) or by ``  sub: value`` lines indented by the same spaces
+    (a one-level mapping, as memory facts and typed relations write them)."""
     result: dict[str, Any] = {}
-    list_key: str | None = None  # a ``key:`` with no value: a block sequence may follow
+    open_key: str | None = None  # a ``key:`` with no value: a sequence or mapping may follow
     items: list[Any] = []
+    nested: dict[str, Any] | None = None
+    indent = ""
     for line in text.split("\n"):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        if list_key is not None:
-            item = _ITEM_LINE.fullmatch(line)
+        if open_key is not None:
+            item = _ITEM_LINE.fullmatch(line) if nested is None else None
             if item is not None:
                 value = _scalar(item.group(1))
                 if value is _NO_VALUE:
                     return None
                 items.append(value)
                 continue
-            result[list_key] = items or None
-            list_key = None
+            sub = _NESTED_LINE.fullmatch(line) if not items else None
+            if sub is not None and (nested is None or sub.group(1) == indent):
+                if nested is None:
+                    nested, indent = {}, sub.group(1)
+                if not _plain_key(sub.group(2)):
+                    return None
+                value = _value(sub.group(3).strip())
+                if value is _NO_VALUE:
+                    return None
+                nested.setdefault(sub.group(2), value)
+                continue
+            if line[:1] in (" ", "\t"):
+                return None  # deeper or uneven nesting: the full parser
+            result[open_key] = nested if nested is not None else (items or None)
+            open_key, nested = None, None
         match = _KEY_LINE.fullmatch(line)
         if match is None:
             return None
         key, raw = match.group(1), match.group(2)
-        if key in _NULLS or key in _BOOLS or key.lower() in _AMBIGUOUS:
+        if not _plain_key(key):
             return None
         if raw is None or not raw.strip():
             if key in result:
-                return None  # a duplicate key heading a sequence: leave it to ruamel
+                return None  # a duplicate key heading a block: leave it to ruamel
             result[key] = None
-            list_key, items = key, []
+            open_key, items = key, []
             continue
         value = _value(raw.strip())
         if value is _NO_VALUE:
             return None
         result.setdefault(key, value)
-    if list_key is not None:
-        result[list_key] = items or None
+    if open_key is not None:
+        result[open_key] = nested if nested is not None else (items or None)
     return result
+
+
+def _plain_key(key: str) -> bool:
+    return not (key in _NULLS or key in _BOOLS or key.lower() in _AMBIGUOUS)
 
 
 def _value(raw: str) -> Any:
@@ -223,6 +249,9 @@ def _value(raw: str) -> Any:
         items = []
         for part in inner.split(","):
             item = part.strip()
+            if _QUOTED_ITEM.fullmatch(item):
+                items.append(item[1:-1])
+                continue
             if not item or not _FLOW_ITEM.fullmatch(item):
                 return _NO_VALUE
             value = _resolve(item)

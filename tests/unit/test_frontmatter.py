@@ -197,6 +197,17 @@ EDGE_BLOCKS = [
     "a: >-\n  folded\n  text\nb: |\n  literal\n",
     "a: &anchor x\nb: *anchor\n",
     "a: !!str 1\n",
+    # One-level mappings (memory facts, typed relations) and quoted flow items.
+    'memory:\n  recordId: "mem-1"\n  scopes: ["a:b", "c"]\n  n: 3\nrelations:\n  x: [y]\n',
+    "m:\n  a: 1\n    b: 2\n",
+    "m:\n  a: 1\n b: 2\n",
+    "m:\n  a: 1\n  a: 2\n",
+    "m:\n  a:\n  b: 1\n",
+    "m:\n  - a\n  b: 1\n",
+    "m:\n  a: 1\n  - b\n",
+    "m:\n  yes: 1\n",
+    'a: ["x, y", "z"]\nb: ["q\\"r"]\nc: ["", "s"]\n',
+    "m:\n\tb: 1\n",
 ]
 
 

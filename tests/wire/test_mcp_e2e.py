@@ -103,6 +103,7 @@ def test_gno_mcp_serves_a_real_index(foam_env: dict[str, str], mode: str) -> Non
         "gno_multi_get",
         "gno_peek",
         "gno_status",
+        "gno_recall",
         "gno_list_tags",
         "gno_links",
         "gno_backlinks",

@@ -90,6 +90,7 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
         "gno_multi_get",
         "gno_peek",
         "gno_status",
+        "gno_recall",
         "gno_list_tags",
         "gno_links",
         "gno_backlinks",
@@ -125,5 +126,12 @@ def test_core_profile_through_the_sdk(mode: str) -> None:
         return names, None
 
     names, code = run_client(mode, body, "--tool-profile", "core")
-    assert names == ["gno_context", "gno_search", "gno_query", "gno_get", "gno_multi_get"]
+    assert names == [
+        "gno_context",
+        "gno_search",
+        "gno_query",
+        "gno_get",
+        "gno_multi_get",
+        "gno_recall",
+    ]
     assert code == -32602

@@ -290,7 +290,9 @@ def test_core_profile_and_write_gate_flags(spawn: Any) -> None:
         "gno_query",
         "gno_get",
         "gno_multi_get",
+        "gno_recall",
         "gno_capture",
+        "gno_remember",
     ]
     assert proc.finish()[0] == 0
 
@@ -299,7 +301,14 @@ def test_without_the_write_gate_capture_is_an_unknown_tool(spawn: Any) -> None:
     proc = spawn("--tool-profile", "core")
     proc.call(1, "initialize", INIT)
     names = [t["name"] for t in proc.call(2, "tools/list")["result"]["tools"]]
-    assert names == ["gno_context", "gno_search", "gno_query", "gno_get", "gno_multi_get"]
+    assert names == [
+        "gno_context",
+        "gno_search",
+        "gno_query",
+        "gno_get",
+        "gno_multi_get",
+        "gno_recall",
+    ]
     answer = proc.call(3, "tools/call", {"name": "gno_capture", "arguments": {"collection": "x"}})
     assert answer["error"]["code"] == -32602
     assert proc.finish()[0] == 0
