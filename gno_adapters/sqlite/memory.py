@@ -91,15 +91,20 @@ class ApswMemory:
         self._db = rows
 
     def facts(self, keys: Sequence[DocKey]) -> dict[DocKey, StoredFact]:
-        out: dict[DocKey, StoredFact] = {}
-        wanted = list(dict.fromkeys(keys))
-        for start in range(0, len(wanted), 400):
-            part = wanted[start : start + 400]
-            pairs = " OR ".join("(d.collection = ? AND d.rel_path = ?)" for _ in part)
-            params = tuple(v for key in part for v in key)
-            for fact in self._select("reading facts", f"({pairs})", params):
-                out[(fact.collection, fact.rel_path)] = fact
-        return out
+        if not keys:
+            return {}
+        # The keys arrive as one JSON parameter; CROSS JOIN keeps them the outer loop, so each
+        # looks its document up by the (collection, rel_path) index.
+        wanted = json.dumps([list(key) for key in dict.fromkeys(keys)])
+        rows = self._db.rows(
+            "reading facts",
+            f"WITH k(c, r) AS (SELECT value ->> 0, value ->> 1 FROM json_each(?)) "
+            f"SELECT {_COLUMNS} FROM k CROSS JOIN documents d ON d.collection = k.c "
+            "AND d.rel_path = k.r JOIN memory_facts f ON f.doc_id = d.id "
+            "WHERE d.active = 1 AND f.invalid_code IS NULL",
+            (wanted,),
+        )
+        return {(f.collection, f.rel_path): f for f in map(_fact, rows)}
 
     def facts_with_hash(self, collection: str, content_hash: str) -> list[StoredFact]:
         return self._select(
