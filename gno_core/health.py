@@ -18,9 +18,11 @@ from gno_core.contracts import (
     Status,
     StatusCapabilities,
 )
+from gno_core.contracts.status import FactDiagnosticInfo, MemoryStatus
 from gno_core.index_handle import IndexHandle
 from gno_core.links.reads import link_totals
 from gno_core.ports import ResidentProbe
+from gno_core.ports.index import Index
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.version import __version__
 
@@ -91,6 +93,7 @@ class Health:
             # gateway replaces this with its own ``ResidentStatus``.
             resident=ResidentStatus(mode="direct-cli", resident=False),
             links=link_totals(index.links.counts()),
+            memory=_memory_status(index, [c.name for c in config.collections if c.memory_managed]),
         )
 
     def peek(self) -> Peek:
@@ -140,3 +143,24 @@ class Health:
             ],
             serve=serve,
         )
+
+
+def _memory_status(index: Index, names: list[str]) -> MemoryStatus | None:
+    if not names:
+        return None
+    current, superseded, invalid = index.memory.count_facts(names)
+    return MemoryStatus(
+        collections=names,
+        current_facts=current,
+        superseded_facts=superseded,
+        invalid_facts=invalid,
+        diagnostics=[
+            FactDiagnosticInfo(
+                collection=d.collection,
+                rel_path=d.rel_path,
+                code=d.problem.code,
+                message=d.problem.message,
+            )
+            for d in index.memory.diagnostics(names, 10)
+        ],
+    )

@@ -45,6 +45,14 @@ def run_status(ctx: Context) -> int:
             f"Links: {k.total} ({k.resolved} resolved, {k.ambiguous} ambiguous, "
             f"{k.unresolved} unresolved, {k.external} external)  Edge types: {types}"
         )
+    if s.memory is not None:
+        m = s.memory
+        emit(
+            f"Memory: {m.current_facts} current facts, {m.superseded_facts} superseded, "
+            f"{m.invalid_facts} invalid  ({', '.join(m.collections)})"
+        )
+        for d in m.diagnostics:
+            emit(f"  {d.collection}/{d.rel_path}: {d.code} {d.message}")
     if s.recent_errors:
         emit("Recent errors:")
         for e in s.recent_errors:

@@ -79,6 +79,26 @@ class ResidentStatus(WireModel):
     transport: ResidentTransport | None = None
 
 
+class FactDiagnosticInfo(WireModel):
+    """A file under a memory collection's ``facts/`` that is not a valid fact (never recalled,
+    still searchable), with its diagnostic code."""
+
+    collection: str
+    rel_path: str
+    code: str
+    message: str
+
+
+class MemoryStatus(WireModel):
+    """Facts of the memory collections: current, superseded, invalid, and the first invalid."""
+
+    collections: list[str]
+    current_facts: int = Field(ge=0)
+    superseded_facts: int = Field(ge=0)
+    invalid_facts: int = Field(ge=0)
+    diagnostics: list[FactDiagnosticInfo]
+
+
 class Status(WireModel):
     """``status@1.0``: the index, its collections, counts, backlog, recent errors and health."""
 
@@ -97,6 +117,8 @@ class Status(WireModel):
     fts_tokenizer: str
     resident: ResidentStatus
     links: LinkTotals | None = None
+    #: Present when a memory collection exists.
+    memory: MemoryStatus | None = None
 
 
 class PeekCounts(WireModel):

@@ -70,6 +70,12 @@ def test_recall_from_a_memory_folder(cli: Cli, tmp_path: Path) -> None:
     assert cli.ok("search", "gossip", "--json").json()["results"]
     empty = cli.ok("recall", "release", "-c", "mem", "--scope", "elsewhere", "--json").json()
     assert empty["facts"] == [] and "gno remember" in empty["hint"]
+    status = cli.ok("status", "--json").json()
+    assert_valid("status", status)
+    memory = status["memory"]
+    assert (memory["currentFacts"], memory["supersededFacts"], memory["invalidFacts"]) == (2, 1, 1)
+    assert memory["diagnostics"][0]["code"] == "MEMORY_SCOPES_EMPTY"
+    assert "1 invalid" in cli.ok("status").out
 
 
 def test_recall_refusals_exit_with_their_codes(cli: Cli, tmp_path: Path) -> None:
