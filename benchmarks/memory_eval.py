@@ -172,7 +172,7 @@ def main() -> int:
     parser.add_argument("--semantic", action="store_true", help="also with the bundled embedder")
     args = parser.parse_args()
     import gno_core
-    from gno_core.contracts.requests import RecallRequest, RememberRequest
+    from gno_core.contracts.memory_requests import RecallRequest, RememberRequest
     from gno_core.errors import GnoError
     from gno_core.facts import FactRecord, MemoryIdentity
     from gno_core.memory.records import content_hash, fact_path, record_id, render_fact

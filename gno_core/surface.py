@@ -32,13 +32,12 @@ if TYPE_CHECKING:
     )
     from gno_core.contracts.links import BacklinksResult, LinksResult
     from gno_core.contracts.memory import RecallResult, RememberResult
+    from gno_core.contracts.memory_requests import RecallRequest, RememberRequest
     from gno_core.contracts.requests import (
         AskRequest,
         ContextRequest,
         DiagnoseRequest,
         QueryRequest,
-        RecallRequest,
-        RememberRequest,
         SearchRequest,
         SectionRequest,
     )

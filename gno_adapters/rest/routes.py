@@ -228,7 +228,7 @@ def register_rest(
 
         @app.post("/api/memory/recall")
         async def recall() -> Response:
-            from gno_core.contracts.requests import RecallRequest
+            from gno_core.contracts.memory_requests import RecallRequest
             from gno_core.facts import MemoryIdentity
 
             try:
@@ -244,7 +244,7 @@ def register_rest(
 
         @app.post("/api/memory/remember")
         async def remember() -> Response:
-            from gno_core.contracts.requests import RememberRequest
+            from gno_core.contracts.memory_requests import RememberRequest
             from gno_core.facts import MemoryIdentity
 
             try:

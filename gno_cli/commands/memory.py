@@ -35,7 +35,7 @@ def _identity_options(p: argparse.ArgumentParser) -> None:
 
 
 def _recall_options(p: argparse.ArgumentParser) -> None:
-    from gno_core.contracts.requests import RecallRequest
+    from gno_core.contracts.memory_requests import RecallRequest
 
     p.add_argument("query", help="what you need to know, phrased as the fact would be stated")
     add_request_options(p, RecallRequest)
@@ -43,7 +43,7 @@ def _recall_options(p: argparse.ArgumentParser) -> None:
 
 
 def _remember_options(p: argparse.ArgumentParser) -> None:
-    from gno_core.contracts.requests import RememberRequest
+    from gno_core.contracts.memory_requests import RememberRequest
 
     p.add_argument("text", help="one fact, stated in full")
     add_request_options(p, RememberRequest)
@@ -69,7 +69,7 @@ def identity(args: argparse.Namespace) -> MemoryIdentity:
 
 
 def run_recall(ctx: Context) -> int:
-    from gno_core.contracts.requests import RecallRequest
+    from gno_core.contracts.memory_requests import RecallRequest
 
     values = {**request_values(ctx.args, RecallRequest), "query": ctx.args.query}
     result = ctx.gno.recall(RecallRequest.model_validate(values), identity(ctx.args))
@@ -96,7 +96,7 @@ def run_recall(ctx: Context) -> int:
 
 
 def run_remember(ctx: Context) -> int:
-    from gno_core.contracts.requests import RememberRequest
+    from gno_core.contracts.memory_requests import RememberRequest
 
     a = ctx.args
     values = {**request_values(a, RememberRequest), "text": a.text}

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from gno_core.contracts.memory import RecallResult
-from gno_core.contracts.requests import RecallRequest
+from gno_core.contracts.memory_requests import RecallRequest
 from gno_core.facts import MemoryIdentity
 from gno_core.index_handle import IndexHandle
 from gno_core.memory.recall import recall

@@ -25,7 +25,7 @@ from gno_core.contracts.memory import (
     RecallResult,
     RecallRetrieval,
 )
-from gno_core.contracts.requests import RecallRequest
+from gno_core.contracts.memory_requests import RecallRequest
 from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.errors import GnoError, ValidationError
 from gno_core.facts import MemoryIdentity

@@ -32,7 +32,7 @@ from gno_core.contracts.memory import (
     MemorySync,
     RememberResult,
 )
-from gno_core.contracts.requests import RememberRequest
+from gno_core.contracts.memory_requests import RememberRequest
 from gno_core.defaults import MEMORY_WRITE_WAIT_SECONDS
 from gno_core.domain import SearchFilters, StoredDocument, SyncBatch
 from gno_core.errors import DuplicateError, GnoError, LockedError, ValidationError

@@ -12,7 +12,7 @@ from quart import Quart
 
 from gno_adapters.bootstrap import Adapters, build, in_memory
 from gno_adapters.rest import register_rest
-from gno_core.contracts.requests import RecallRequest
+from gno_core.contracts.memory_requests import RecallRequest
 from gno_core.facade import Gno
 from gno_core.facts import FactRecord, MemoryIdentity
 from gno_core.memory.errors import MEMORY_ERRORS
@@ -199,7 +199,7 @@ def test_rest_recall(adapters: Adapters) -> None:
 
 
 def test_remember_candidates_add_supersede_and_fencing() -> None:
-    from gno_core.contracts.requests import RememberRequest
+    from gno_core.contracts.memory_requests import RememberRequest
 
     adapters = made(embedder=False)  # lexical matching and recall: exact expectations
     me = MemoryIdentity(caller="agent", session="s-9")

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 #: The fields are optional in the request model (the core answers ``MEMORY_*`` codes on every
 #: transport); the schema requires them, as the spec's does.
+MEMORY_REQUESTS = "gno_core.contracts.memory_requests"
 RECALL_INPUT = DerivedSchema(
-    "RecallRequest",
+    f"{MEMORY_REQUESTS}:RecallRequest",
     required=("query", "collection", "scopes"),
     key_order={
         "scopes": ("type", "items", "minItems", "maxItems", "description"),
@@ -60,7 +61,7 @@ def render_recall(result: RecallResult) -> str:
 
 
 def _recall(call: ToolCall) -> JSONObject:
-    from gno_core.contracts.requests import RecallRequest
+    from gno_core.contracts.memory_requests import RecallRequest
 
     request = RecallRequest.model_validate(model_arguments(RecallRequest, call.arguments))
     result = call.facade.recall(request, memory_identity(call))
@@ -77,7 +78,7 @@ RECALL = ToolDef(
 
 
 REMEMBER_INPUT = DerivedSchema(
-    "RememberRequest",
+    f"{MEMORY_REQUESTS}:RememberRequest",
     required=("text", "collection", "scopes"),
     key_order={
         "scopes": ("type", "items", "minItems", "maxItems", "description"),
@@ -109,7 +110,7 @@ def render_remember(result: RememberResult) -> str:
 
 
 def _remember(call: ToolCall) -> JSONObject:
-    from gno_core.contracts.requests import RememberRequest
+    from gno_core.contracts.memory_requests import RememberRequest
 
     request = RememberRequest.model_validate(model_arguments(RememberRequest, call.arguments))
     result = call.facade.remember(
