@@ -612,7 +612,16 @@ def _typed(
     relation: str, inner: str, head: list[str], key: str, parent: str | None
 ) -> ExtractedLink:
     lineno = _key_line(head, key, parent)
-    link = _wiki(lineno, head[lineno - 1] if lineno <= len(head) else "", 0, 0, inner, False)
+    gno = _GNO_URI.match(inner.strip())
+    link: ExtractedLink | None
+    if gno is not None:
+        # A ``gno://collection/path`` value (memory facts name what they supersede so) is an
+        # exact path in that collection, not an external link.
+        path, _, anchor = unquote(gno.group(2)).partition("#")
+        collection = unquote(gno.group(1)).lower()
+        link = _link(lineno, "", 0, 0, WIKI, "/" + path, anchor or None, collection, inner)
+    else:
+        link = _wiki(lineno, head[lineno - 1] if lineno <= len(head) else "", 0, 0, inner, False)
     target = link or _link(lineno, "", 0, 0, WIKI, inner, None, None, inner)
     line = head[lineno - 1] if 0 < lineno <= len(head) else ""
     return replace(

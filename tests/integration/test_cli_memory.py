@@ -149,3 +149,28 @@ def test_remember_then_recall_then_supersede(cli: Cli, tmp_path: Path) -> None:
         "--json",
     )
     assert lost.code == 4 and lost.json()["error"]["code"] == "MEMORY_SUPERSEDE_CONFLICT"
+
+
+def test_a_superseding_fact_is_a_supersedes_edge(cli: Cli, tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    root.mkdir()
+    cli.ok("collection", "add", str(root), "--name", "mem", "--memory")
+    first = cli.ok("remember", "Standup at nine", "-c", "mem", "--scope", "t", "--add", "--json")
+    old = first.json()["record"]
+    newer = cli.ok(
+        "remember",
+        "Standup at ten",
+        "-c",
+        "mem",
+        "--scope",
+        "t",
+        "--supersede",
+        old["uri"],
+        "--predecessor-hash",
+        old["contentHash"],
+        "--json",
+    ).json()["record"]
+    back = cli.ok("backlinks", old["uri"], "--json").json()
+    assert [(b["sourceDocUri"], b["relation"]) for b in back["backlinks"]] == [
+        (newer["uri"], "supersedes")
+    ]
