@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from gno_core.config import GnoConfig
 from gno_core.contracts.memory import (
@@ -28,7 +29,7 @@ from gno_core.contracts.memory import (
 from gno_core.contracts.memory_requests import RecallRequest
 from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.errors import GnoError, ValidationError
-from gno_core.facts import MemoryIdentity
+from gno_core.facts import FactRecord, MemoryIdentity
 from gno_core.memory.budget import Budget, take
 from gno_core.memory.errors import memory_error
 from gno_core.memory.receipts import Receipt
@@ -159,25 +160,31 @@ def _fuse(legs: list[list[DocKey]]) -> list[tuple[DocKey, float]]:
     return sorted(((k, s / best) for k, s in fused.items()), key=lambda ks: (-ks[1], ks[0]))
 
 
+def fact_fields(record: FactRecord, doc: StoredDocument, uri: str) -> dict[str, Any]:
+    """The ``FactView`` fields of ``record``, stored as the document ``doc`` at ``uri``."""
+    return {
+        "uri": uri,
+        "docid": doc.docid,
+        "record_id": record.record_id,
+        "text": record.text,
+        "scopes": list(record.scopes),
+        "caller": record.caller,
+        "session": record.session,
+        "created_at": record.created_at,
+        "content_hash": record.content_hash,
+        "supersedes": list(record.supersedes),
+        "source": record.source,
+    }
+
+
 def _recalled(
     fact: StoredFact,
     doc: StoredDocument,
     scores: dict[DocKey, float],
     uri: Callable[[StoredDocument], str],
 ) -> RecalledFact:
-    record = fact.record
     return RecalledFact(
-        uri=uri(doc),
-        docid=doc.docid,
-        record_id=record.record_id,
-        text=record.text,
-        scopes=list(record.scopes),
-        caller=record.caller,
-        session=record.session,
-        created_at=record.created_at,
-        content_hash=record.content_hash,
-        supersedes=list(record.supersedes),
-        source=record.source,
+        **fact_fields(fact.record, doc, uri(doc)),
         score=round(min(1.0, scores[(fact.collection, fact.rel_path)]), 6),
-        span_hash=record.content_hash,
+        span_hash=fact.record.content_hash,
     )

@@ -43,7 +43,7 @@ from gno_core.indexing.ingest import build_document
 from gno_core.links.resolve import resolve_pending
 from gno_core.memory.errors import memory_error
 from gno_core.memory.matching import CANDIDATE_POOL, MatchMode, jaccard, label, threshold
-from gno_core.memory.recall import memory_collection
+from gno_core.memory.recall import fact_fields, memory_collection
 from gno_core.memory.receipts import Receipt, fence
 from gno_core.memory.records import (
     content_hash,
@@ -294,19 +294,7 @@ class MemoryWriter:
         record = fact.record
         if doc is None:  # the fact was read from this document a moment ago
             raise memory_error("MEMORY_QUERY_FAILED", f"{fact.rel_path} is no longer indexed")
-        return FactView(
-            uri=self.handle.uri(doc),
-            docid=doc.docid,
-            record_id=record.record_id,
-            text=record.text,
-            scopes=list(record.scopes),
-            caller=record.caller,
-            session=record.session,
-            created_at=record.created_at,
-            content_hash=record.content_hash,
-            supersedes=list(record.supersedes),
-            source=record.source,
-        )
+        return FactView(**fact_fields(record, doc, self.handle.uri(doc)))
 
 
 def _cosine(a: Vector, b: Vector) -> float:
