@@ -189,6 +189,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("Interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader left (``gno search x | head``): not an error of gno's. Point stdout at
+        # /dev/null so the interpreter's final flush does not raise again, and exit as a
+        # process killed by SIGPIPE would.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     finally:
         ctx.close()
 
