@@ -90,6 +90,7 @@ COMMAND_MODULES: dict[str, str] = {
     "ls": "docs",
     "links": "links",
     "backlinks": "links",
+    "graph": "graph",
     "remember": "memory",
     "recall": "memory",
     "status": "health",

@@ -58,6 +58,12 @@ if TYPE_CHECKING:
         QueryDiagnosis,
         SectionResult,
     )
+    from gno_core.contracts.graph import (
+        GraphNeighborsResult,
+        GraphPathResult,
+        GraphQueryResult,
+        GraphResult,
+    )
     from gno_core.contracts.links import BacklinksResult, LinksResult
     from gno_core.contracts.memory import RecallResult, RememberResult
     from gno_core.contracts.memory_requests import RecallRequest, RememberRequest
@@ -65,6 +71,10 @@ if TYPE_CHECKING:
         AskRequest,
         ContextRequest,
         DiagnoseRequest,
+        GraphNeighborsRequest,
+        GraphPathRequest,
+        GraphQueryRequest,
+        GraphRequest,
         QueryRequest,
         SectionRequest,
     )
@@ -89,6 +99,7 @@ if TYPE_CHECKING:
     from gno_core.indexing.live import LiveEvent
     from gno_core.indexing.runs import EmbedOptions, IndexOptions, IndexRuns
     from gno_core.indexing.sync import SyncProgress
+    from gno_core.links.graph import Graph, GraphLimits
     from gno_core.links.reads import Links
     from gno_core.memory.capability import Memory
     from gno_core.ports.changes import ChangeFeed
@@ -205,6 +216,12 @@ class Gno:
         from gno_core.links.reads import Links
 
         return Links(self.handle, lambda: self.documents)
+
+    @cached_property
+    def graphing(self) -> Graph:
+        from gno_core.links.graph import Graph
+
+        return Graph(self.handle, lambda: self.documents)
 
     @cached_property
     def memory(self) -> Memory:
@@ -377,6 +394,36 @@ class Gno:
         """Links of other documents to one document (from ``collection`` only when given)."""
         return self.linking.backlinks(ref, collection)
 
+    def graph(self, request: GraphRequest) -> GraphResult:
+        """The link graph (nodes, merged links, communities) and its health report."""
+        return self.graphing.graph(_graph_limits(request))
+
+    def graph_neighbors(self, request: GraphNeighborsRequest) -> GraphNeighborsResult:
+        """Neighbours of one document in the projection ``graph`` returns."""
+        return self.graphing.neighbors(request.ref, request.direction, _graph_limits(request))
+
+    def graph_path(self, request: GraphPathRequest) -> GraphPathResult:
+        """A shortest link path between two documents in the projection ``graph`` returns."""
+        return self.graphing.path(
+            request.source, request.target, request.max_depth, _graph_limits(request)
+        )
+
+    def graph_query(self, request: GraphQueryRequest) -> GraphQueryResult:
+        """Bounded typed-edge traversal from one document."""
+        from gno_core.links.graph import TraversalLimits
+
+        return self.graphing.query(
+            request.ref,
+            TraversalLimits(
+                direction=request.direction,
+                edge_type=request.wanted_edge_type,
+                max_depth=request.max_depth,
+                max_nodes=request.max_nodes,
+                frontier_limit=request.frontier_limit,
+                visited_limit=request.visited_limit,
+            ),
+        )
+
     def recall(self, request: RecallRequest, identity: MemoryIdentity) -> RecallResult:
         """Current facts of a memory collection within a budget, with a fencing receipt."""
         return self.memory.recall(request, identity)
@@ -420,3 +467,17 @@ class Gno:
     def ask(self, request: AskRequest) -> AskResult:
         """An answer whose every claim quotes cited capsule evidence, or an abstention."""
         return self.evidence.ask(request)
+
+
+def _graph_limits(request: GraphRequest) -> GraphLimits:
+    from gno_core.links.graph import GraphLimits
+
+    return GraphLimits(
+        collection=request.collection,
+        limit=request.limit,
+        edge_limit=request.edge_limit,
+        linked_only=request.linked_only,
+        include_similar=request.include_similar,
+        threshold=request.threshold,
+        similar_top_k=request.similar_top_k,
+    )

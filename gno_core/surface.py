@@ -30,6 +30,12 @@ if TYPE_CHECKING:
         QueryDiagnosis,
         SectionResult,
     )
+    from gno_core.contracts.graph import (
+        GraphNeighborsResult,
+        GraphPathResult,
+        GraphQueryResult,
+        GraphResult,
+    )
     from gno_core.contracts.links import BacklinksResult, LinksResult
     from gno_core.contracts.memory import RecallResult, RememberResult
     from gno_core.contracts.memory_requests import RecallRequest, RememberRequest
@@ -37,6 +43,10 @@ if TYPE_CHECKING:
         AskRequest,
         ContextRequest,
         DiagnoseRequest,
+        GraphNeighborsRequest,
+        GraphPathRequest,
+        GraphQueryRequest,
+        GraphRequest,
         QueryRequest,
         SearchRequest,
         SectionRequest,
@@ -106,6 +116,14 @@ class Facade(Protocol):
     def links(self, ref: str, *, link_type: str | None = None) -> LinksResult: ...
 
     def backlinks(self, ref: str, *, collection: str | None = None) -> BacklinksResult: ...
+
+    def graph(self, request: GraphRequest) -> GraphResult: ...
+
+    def graph_neighbors(self, request: GraphNeighborsRequest) -> GraphNeighborsResult: ...
+
+    def graph_path(self, request: GraphPathRequest) -> GraphPathResult: ...
+
+    def graph_query(self, request: GraphQueryRequest) -> GraphQueryResult: ...
 
     def list_collections(self) -> CollectionList: ...
 
@@ -199,6 +217,10 @@ OPERATIONS: frozenset[str] = frozenset(
         "index",
         "links",
         "backlinks",
+        "graph",
+        "graph_neighbors",
+        "graph_path",
+        "graph_query",
         "section",
         "query_diagnose",
         "ask",

@@ -156,6 +156,29 @@ FULL_DESCRIPTIONS: dict[str, str] = {
         "snippet of the line around it and the confidence of the resolution; filter source "
         "documents by collection."
     ),
+    "gno_graph": (
+        "Get the knowledge graph of document connections from resolved wiki and Markdown links, "
+        "with a graph-health report: hubs, bridge candidates, isolated notes, unresolved links, "
+        "edge types, confidence counts and communities (label propagation, stable ids). Nodes "
+        "carry degree and communityId, links their type, weight and confidence; limit and "
+        "edgeLimit bound the answer and meta.truncated says when they cut it."
+    ),
+    "gno_graph_query": (
+        "Traverse typed edges (links_to, embeds, frontmatter relations such as works_at) from "
+        "one document, breadth first, in direction out, in or both, filtered by edgeType (or "
+        "its alias relation). maxDepth, maxNodes, frontierLimit and visitedLimit bound the "
+        "walk; meta.truncatedBy names every cap that was hit."
+    ),
+    "gno_graph_neighbors": (
+        "Find incoming and outgoing graph neighbors of one document in the gno_graph "
+        "projection, with link type, weight and confidence; use after gno_query finds a seed "
+        "document, then read neighbors with gno_get."
+    ),
+    "gno_graph_path": (
+        "Find the shortest link path between two documents (from, to) in the gno_graph "
+        "projection, following links either way, within maxDepth hops (1-12); each step says "
+        "which way its link runs. Use for how are X and Y connected questions."
+    ),
     "gno_similar": (
         "Find documents semantically similar to one document, using the average of its chunk "
         "embeddings. Works on documents that have embeddings; results carry uri, docid, title "

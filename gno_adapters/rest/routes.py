@@ -1,5 +1,6 @@
 """REST routes: ``GET /api/status``, ``POST /api/search``, ``POST /api/query``, ``GET /api/doc``,
-``GET /api/links``, ``GET /api/backlinks``, ``POST /api/context``, ``POST /api/context/verify``
+``GET /api/links``, ``GET /api/backlinks``, ``GET /api/graph`` (and ``/query``,
+``/neighbors``, ``/path``), ``POST /api/context``, ``POST /api/context/verify``
 (body ``{"capsule": ...}``), ``POST /api/query/diagnose``, ``POST /api/section``,
 ``POST /api/ask``, and the write
 routes (``POST /api/capture``), which answer 403 ``WRITE_DISABLED`` unless the gateway was
@@ -15,7 +16,7 @@ the boundary (Host, Origin, peer, bearer, size, rate, admission) has already run
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from quart import Quart, Response, request
@@ -224,6 +225,22 @@ def register_rest(
                 return _failure(exc)
             return await call(lambda f: f.backlinks(got.ref, collection=got.collection))
 
+    # The graph reads take their fields from the query string, like the document reads.
+    graph_routes = (
+        ("graph", "/api/graph", "GraphRequest"),
+        ("graph_query", "/api/graph/query", "GraphQueryRequest"),
+        ("graph_neighbors", "/api/graph/neighbors", "GraphNeighborsRequest"),
+        ("graph_path", "/api/graph/path", "GraphPathRequest"),
+    )
+    for operation, path, model_name in graph_routes:
+        if operation in capabilities:
+            app.add_url_rule(
+                path,
+                endpoint=operation,
+                view_func=_graph_view(call, operation, model_name),
+                methods=["GET"],
+            )
+
     if "recall" in capabilities:
 
         @app.post("/api/memory/recall")
@@ -255,6 +272,24 @@ def register_rest(
             label = getattr(request.scope.get("gno.caller"), "label", None) or "rest"
             identity = MemoryIdentity(caller="rest", session=label)
             return await call(lambda f: f.remember(body, identity), write=True)
+
+
+def _graph_view(
+    call: Callable[[Callable[[Facade], Any]], Awaitable[Response]],
+    operation: str,
+    model_name: str,
+) -> Callable[[], Awaitable[Response]]:
+    async def view() -> Response:
+        from gno_core.contracts import requests
+
+        model = getattr(requests, model_name)
+        try:
+            got = model.model_validate(_query_fields(model))
+        except Exception as exc:
+            return _failure(exc)
+        return await call(lambda f: getattr(f, operation)(got))
+
+    return view
 
 
 def _query_fields(model: Any) -> dict[str, Any]:

@@ -303,6 +303,76 @@ class BacklinksRequest(Request):
     ] = Field(default=None, description="Filter source documents by collection")
 
 
+class GraphRequest(Request):
+    """The link graph with its health report (``Gno.graph``); its fields also bound the
+    projection ``graph neighbors`` and ``graph path`` search."""
+
+    collection: Annotated[
+        str | None, Cli(flags=("-c", "--collection"), help="only this collection")
+    ] = Field(default=None, description="Filter to single collection")
+    limit: int = Field(default=2000, ge=1, le=5000, description="Maximum nodes (1-5000)")
+    edge_limit: int = Field(default=10_000, ge=1, le=50_000, description="Maximum edges (1-50000)")
+    include_similar: bool = Field(default=False, description="Include semantic similarity edges")
+    threshold: float = Field(default=0.7, ge=0, le=1, description="Similarity threshold (0-1)")
+    linked_only: Annotated[
+        bool, Cli(flags=("--include-isolated",), help="keep notes without links")
+    ] = Field(default=True, description="Exclude isolated nodes (no connections)")
+    similar_top_k: int = Field(
+        default=5, ge=1, le=20, description="Similar documents per node (1-20)"
+    )
+
+
+GraphDirection = Literal["both", "out", "in"]
+
+
+class GraphNeighborsRequest(GraphRequest):
+    """Incoming and outgoing neighbours of one document in the graph projection
+    (``Gno.graph_neighbors``)."""
+
+    ref: Annotated[DocRef, Cli(help="gno:// URI, collection/path or #docid")]
+    direction: GraphDirection = Field(default="both", description="both, out or in")
+
+
+class GraphPathRequest(GraphRequest):
+    """The shortest link path between two documents in the graph projection
+    (``Gno.graph_path``)."""
+
+    source: Annotated[DocRef, Cli(help="where the path starts")] = Field(alias="from")
+    target: Annotated[DocRef, Cli(help="where the path ends")] = Field(alias="to")
+    max_depth: int = Field(default=6, ge=1, le=12, description="Maximum hops to search (1-12)")
+
+
+class GraphQueryRequest(Request):
+    """Bounded typed-edge traversal from one document (``Gno.graph_query``)."""
+
+    ref: Annotated[DocRef, Cli(help="gno:// URI, collection/path or #docid")]
+    direction: GraphDirection = Field(default="both", description="out, in or both")
+    edge_type: str | None = Field(
+        default=None, pattern=r"^[^\W_](?:\w*[^\W_])?$", description="Semantic edge type filter"
+    )
+    relation: Annotated[str | None, Cli(help="alias of --edge-type")] = Field(
+        default=None, pattern=r"^[^\W_](?:\w*[^\W_])?$", description="Alias for edgeType"
+    )
+    max_depth: int = Field(default=2, ge=1, le=6, description="Maximum depth (1-6)")
+    max_nodes: int = Field(default=100, ge=1, le=1000, description="Maximum nodes (1-1000)")
+    frontier_limit: int = Field(
+        default=100, ge=1, le=1000, description="Maximum nodes expanded per depth (1-1000)"
+    )
+    visited_limit: int = Field(
+        default=500, ge=1, le=5000, description="Maximum nodes visited (1-5000)"
+    )
+
+    @model_validator(mode="after")
+    def _one_edge_type(self) -> GraphQueryRequest:
+        if self.edge_type and self.relation and self.edge_type != self.relation:
+            raise ValueError("edgeType and relation name different edge types")
+        return self
+
+    @property
+    def wanted_edge_type(self) -> str | None:
+        return self.edge_type or self.relation
+
+
 class TagsRequest(Request):
     """Tags with their document counts (``Gno.tags``)."""
 

@@ -108,6 +108,10 @@ def test_gno_mcp_serves_a_real_index(foam_env: dict[str, str], mode: str) -> Non
         "gno_links",
         "gno_backlinks",
         "gno_similar",
+        "gno_graph",
+        "gno_graph_query",
+        "gno_graph_neighbors",
+        "gno_graph_path",
     ]
     validate("search-results", seen["search"])
     assert seen["search"]["results"][0]["uri"] == "gno://foam/user/features/wikilinks.md"

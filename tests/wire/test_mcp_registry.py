@@ -89,6 +89,10 @@ def test_registry_names_and_order() -> None:
         "gno_links",
         "gno_backlinks",
         "gno_similar",
+        "gno_graph",
+        "gno_graph_query",
+        "gno_graph_neighbors",
+        "gno_graph_path",
     ]
     write_only = [t.name for t in registry("full", True).tools if t.write]
     assert write_only == [

@@ -95,6 +95,10 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
         "gno_links",
         "gno_backlinks",
         "gno_similar",
+        "gno_graph",
+        "gno_graph_query",
+        "gno_graph_neighbors",
+        "gno_graph_path",
     ]
     is_error, structured, text = seen["search"]
     assert not is_error and structured["meta"]["totalResults"] == 1

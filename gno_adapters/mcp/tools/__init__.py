@@ -12,6 +12,7 @@ from gno_adapters.mcp.tools.evidence import (
     QUERY_DIAGNOSE,
     SECTION,
 )
+from gno_adapters.mcp.tools.graph import GRAPH, GRAPH_NEIGHBORS, GRAPH_PATH, GRAPH_QUERY
 from gno_adapters.mcp.tools.health import PEEK, STATUS
 from gno_adapters.mcp.tools.links import BACKLINKS, LINKS
 from gno_adapters.mcp.tools.memory import RECALL, REMEMBER
@@ -52,6 +53,10 @@ ALL_TOOLS: tuple[ToolDef, ...] = (
     LINKS,
     BACKLINKS,
     SIMILAR,
+    GRAPH,
+    GRAPH_QUERY,
+    GRAPH_NEIGHBORS,
+    GRAPH_PATH,
     ADD_COLLECTION,
     CREATE_FOLDER,
     SYNC,

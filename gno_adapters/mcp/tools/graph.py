@@ -1,0 +1,136 @@
+"""``gno_graph`` (the link graph and its report), ``gno_graph_query`` (bounded typed
+traversal), ``gno_graph_neighbors`` and ``gno_graph_path`` (over the graph projection)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gno_adapters.mcp.jsonrpc import JSONObject
+from gno_adapters.mcp.registry import ToolDef
+from gno_adapters.mcp.tools.common import ToolCall, tool_result
+from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
+
+if TYPE_CHECKING:
+    from gno_core.contracts import (
+        GraphNeighborsResult,
+        GraphPathResult,
+        GraphQueryResult,
+        GraphResult,
+    )
+
+#: Nodes named in the text of ``gno_graph``: the structured content carries them all.
+TEXT_TOP_NODES = 10
+
+
+def render_graph(res: GraphResult) -> str:
+    meta, report = res.meta, res.report
+    lines = [f"Knowledge Graph: {meta.returned_nodes} nodes, {meta.returned_edges} edges"]
+    if meta.truncated:
+        lines[0] += f" (of {meta.total_nodes} nodes, {meta.total_edges} edges)"
+    ranked = sorted(res.nodes, key=lambda n: (-n.degree, n.uri))[:TEXT_TOP_NODES]
+    if ranked:
+        lines += ["", "Top nodes by degree:"]
+        lines += [f' [{n.id}] {n.uri} "{n.title or ""}" (degree: {n.degree})' for n in ranked]
+    lines += [
+        "",
+        f"Communities: {report.total_communities}; bridge candidates: "
+        f"{len(report.bridge_candidates)}; isolated notes: {report.isolated.total}; "
+        f"unresolved links: {report.unresolved_links.total}",
+    ]
+    lines += [f"Warning: {w}" for w in meta.warnings]
+    return "\n".join(lines)
+
+
+def render_graph_query(res: GraphQueryResult) -> str:
+    meta = res.meta
+    head = (
+        f"Traversed {meta.returned_nodes} nodes and {meta.returned_edges} edges from "
+        f"{res.root.uri} (direction {meta.direction}, max depth {meta.max_depth})"
+    )
+    if meta.truncated:
+        head += f"; truncated by {', '.join(meta.truncated_by)}"
+    lines = [f" depth {n.depth}: {n.uri}" for n in res.nodes[1:]]
+    return head + (":\n\n" + "\n".join(lines) if lines else "")
+
+
+def render_graph_neighbors(res: GraphNeighborsResult) -> str:
+    count = len(res.neighbors)
+    head = f"Found {count} {'neighbor' if count == 1 else 'neighbors'} of {res.root.uri}"
+    lines = [
+        f' [{n.direction}] {n.node.uri} "{n.node.title or ""}" ({n.type}, {n.confidence})'
+        for n in res.neighbors
+    ]
+    return head + (":\n\n" + "\n".join(lines) if lines else "")
+
+
+def render_graph_path(res: GraphPathResult) -> str:
+    if not res.found:
+        return f"No path from {res.source.uri} to {res.target.uri} within {res.meta.max_depth} hops"
+    lines = [f" {i}. {d.uri}" for i, d in enumerate(res.path)]
+    return f"Path of {res.hops} hops from {res.source.uri} to {res.target.uri}:\n\n" + "\n".join(
+        lines
+    )
+
+
+def _graph(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.requests import GraphRequest
+
+    req = GraphRequest.model_validate(model_arguments(GraphRequest, call.arguments))
+    res = call.facade.graph(req)
+    return tool_result(render_graph(res), res)
+
+
+def _graph_query(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.requests import GraphQueryRequest
+
+    req = GraphQueryRequest.model_validate(model_arguments(GraphQueryRequest, call.arguments))
+    res = call.facade.graph_query(req)
+    return tool_result(render_graph_query(res), res)
+
+
+def _graph_neighbors(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.requests import GraphNeighborsRequest
+
+    req = GraphNeighborsRequest.model_validate(
+        model_arguments(GraphNeighborsRequest, call.arguments)
+    )
+    res = call.facade.graph_neighbors(req)
+    return tool_result(render_graph_neighbors(res), res)
+
+
+def _graph_path(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.requests import GraphPathRequest
+
+    req = GraphPathRequest.model_validate(model_arguments(GraphPathRequest, call.arguments))
+    res = call.facade.graph_path(req)
+    return tool_result(render_graph_path(res), res)
+
+
+GRAPH = ToolDef(
+    name="gno_graph",
+    input_schema=DerivedSchema("GraphRequest"),
+    output="graph",
+    handler=_graph,
+    requires="graph",
+)
+GRAPH_QUERY = ToolDef(
+    name="gno_graph_query",
+    input_schema=DerivedSchema("GraphQueryRequest"),
+    output="graph-query",
+    handler=_graph_query,
+    requires="graph_query",
+)
+GRAPH_NEIGHBORS = ToolDef(
+    name="gno_graph_neighbors",
+    input_schema=DerivedSchema("GraphNeighborsRequest"),
+    output="graph-neighbors",
+    handler=_graph_neighbors,
+    requires="graph_neighbors",
+)
+GRAPH_PATH = ToolDef(
+    name="gno_graph_path",
+    input_schema=DerivedSchema("GraphPathRequest"),
+    output="graph-path",
+    handler=_graph_path,
+    requires="graph_path",
+)
