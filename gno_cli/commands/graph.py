@@ -130,7 +130,13 @@ def run_path(ctx: Context) -> int:
         emit_json(res)
         return 0
     if not res.found:
-        emit(f"No path from {res.source.uri} to {res.target.uri} within {res.meta.max_depth} hops")
+        cut = (
+            " (the graph searched was cut by --limit / --edge-limit)" if res.meta.truncated else ""
+        )
+        emit(
+            f"No path from {res.source.uri} to {res.target.uri} within "
+            f"{res.meta.max_depth} hops{cut}"
+        )
         return 1
     emit(f"{res.hops} hops from {res.source.uri} to {res.target.uri}")
     emit(f"  {res.path[0].uri}")

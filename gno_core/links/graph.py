@@ -25,8 +25,6 @@ from gno_core.contracts.graph import (
     GraphAudit,
     GraphDocument,
     GraphHints,
-    GraphLink,
-    GraphLinkAudit,
     GraphMeta,
     GraphNeighbor,
     GraphNeighborsMeta,
@@ -135,19 +133,35 @@ class Graph:
         projection = _project(merged, universe, limits)
         communities = _communities(projection.docs, projection.links)
         degree = projection.degree
+        # Plain dicts, validated once with the whole answer: a graph has tens of thousands of
+        # links, and per-item model construction costs more than the graph algorithms.
+        ids = {key: make_docid(doc.source_hash) for key, doc in projection.docs.items()}
         nodes = [
-            GraphNode(
-                id=make_docid(doc.source_hash),
-                uri=self._uri(doc),
-                title=doc.title,
-                collection=doc.collection,
-                rel_path=doc.rel_path,
-                degree=degree.get(key, 0),
-                community_id=communities.ids[key],
-            )
+            {
+                "id": ids[key],
+                "uri": self._uri(doc),
+                "title": doc.title,
+                "collection": doc.collection,
+                "rel_path": doc.rel_path,
+                "degree": degree.get(key, 0),
+                "community_id": communities.ids[key],
+            }
             for key, doc in projection.docs.items()
         ]
-        links = [self._graph_link(link, projection.docs) for link in projection.links]
+        links = [
+            {
+                "source": ids[link.source],
+                "target": ids[link.target],
+                "type": _edge_type(link.type),
+                "weight": link.count,
+                "confidence": _confidence(link.confidence),
+                "audit": {
+                    "resolution": "ambiguous" if link.confidence == AMBIGUOUS else "resolved",
+                    "match_count": link.count,
+                },
+            }
+            for link in projection.links
+        ]
         counts = self.handle.index.links.counts(collection)
         warnings = []
         if limits.include_similar:
@@ -156,54 +170,53 @@ class Graph:
                 "use gno_similar for semantic neighbours"
             )
         isolated = [all_docs[k] for k in sorted(all_docs) if k not in linked]
-        return GraphResult(
-            nodes=nodes,
-            links=links,
-            report=GraphReport(
-                hubs=[self._ref(k, projection.docs[k], degree) for k in _top(degree)],
-                bridge_candidates=self._bridges(projection, communities.ids),
-                isolated=IsolatedNotes(
-                    total=len(isolated), examples=[self._uri(d) for d in isolated[:REPORT_TOP]]
-                ),
-                unresolved_links=self._unresolved(collection, counts.unresolved),
-                edge_types=dict(counts.edge_types),
-                edge_confidence=dict(counts.confidence),
-                audit=GraphAudit(
-                    resolved=counts.resolved,
-                    ambiguous=counts.ambiguous,
-                    unresolved=counts.unresolved,
-                    external=counts.external,
-                    pending=counts.pending,
-                ),
-                communities=[
-                    Community(
-                        id=cid,
-                        size=len(members),
-                        members=[
-                            self._uri(projection.docs[k])
-                            for k in _top({m: degree.get(m, 0) for m in members}, COMMUNITY_MEMBERS)
-                        ],
-                    )
-                    for cid, members in communities.listed[:COMMUNITIES_LISTED]
-                ],
-                total_communities=len(communities.listed),
+        report = GraphReport(
+            hubs=[self._ref(k, projection.docs[k], degree) for k in _top(degree)],
+            bridge_candidates=self._bridges(projection, communities.ids),
+            isolated=IsolatedNotes(
+                total=len(isolated), examples=[self._uri(d) for d in isolated[:REPORT_TOP]]
             ),
-            meta=GraphMeta(
-                collection=collection,
-                node_limit=limits.limit,
-                edge_limit=limits.edge_limit,
-                total_nodes=projection.total_nodes,
-                total_edges=projection.total_edges,
-                total_edges_unresolved=counts.unresolved,
-                returned_nodes=len(nodes),
-                returned_edges=len(links),
-                truncated=projection.truncated,
-                linked_only=limits.linked_only,
-                included_similar=False,
-                similar_available=False,
-                similar_top_k=limits.similar_top_k,
-                warnings=warnings,
+            unresolved_links=self._unresolved(collection, counts.unresolved),
+            edge_types=dict(counts.edge_types),
+            edge_confidence=dict(counts.confidence),
+            audit=GraphAudit(
+                resolved=counts.resolved,
+                ambiguous=counts.ambiguous,
+                unresolved=counts.unresolved,
+                external=counts.external,
+                pending=counts.pending,
             ),
+            communities=[
+                Community(
+                    id=cid,
+                    size=len(members),
+                    members=[
+                        self._uri(projection.docs[k])
+                        for k in _top({m: degree.get(m, 0) for m in members}, COMMUNITY_MEMBERS)
+                    ],
+                )
+                for cid, members in communities.listed[:COMMUNITIES_LISTED]
+            ],
+            total_communities=len(communities.listed),
+        )
+        meta = GraphMeta(
+            collection=collection,
+            node_limit=limits.limit,
+            edge_limit=limits.edge_limit,
+            total_nodes=projection.total_nodes,
+            total_edges=projection.total_edges,
+            total_edges_unresolved=counts.unresolved,
+            returned_nodes=len(nodes),
+            returned_edges=len(links),
+            truncated=projection.truncated,
+            linked_only=limits.linked_only,
+            included_similar=False,
+            similar_available=False,
+            similar_top_k=limits.similar_top_k,
+            warnings=warnings,
+        )
+        return GraphResult.model_validate(
+            {"nodes": nodes, "links": links, "report": report, "meta": meta}
         )
 
     # -- neighbours and paths over the projection -------------------------------------------
@@ -398,14 +411,18 @@ class Graph:
             return None
         return require_collection(self.handle.load_config(), name).name
 
-    def _merged(self, collection: str | None) -> tuple[list[_Link], dict[Key, DocRef]]:
+    def _merged(
+        self, collection: str | None, *, every_document: bool = True
+    ) -> tuple[list[_Link], dict[Key, DocRef]]:
         """Resolved links of ``collection`` (both ends in it) merged per (source, target,
-        type), self-links left out, and every active document of ``collection``."""
+        type), self-links left out, and the documents they join (every active document of
+        ``collection`` with ``every_document``: reading them all costs a third of the links)."""
+        listed = self.handle.index.documents.list_documents(collection) if every_document else []
         all_docs = {
             (d.collection, d.rel_path): DocRef(
                 d.collection, d.rel_path, d.meta.title, d.source_hash
             )
-            for d in self.handle.index.documents.list_documents(collection)
+            for d in listed
         }
         merged: dict[tuple[Key, Key, str], _Link] = {}
         for edge in self.handle.index.links.edges(collection):
@@ -424,7 +441,7 @@ class Graph:
     def _rooted(self, ref: str, limits: GraphLimits) -> tuple[Key, _Projection]:
         root = self._key(ref)
         collection = self._collection(limits.collection)
-        merged, all_docs = self._merged(collection)
+        merged, all_docs = self._merged(collection, every_document=not limits.linked_only)
         linked = _linked_docs(merged, all_docs)
         universe = linked if limits.linked_only else {**all_docs, **linked}
         projection = _project(merged, universe, limits)
@@ -472,19 +489,6 @@ class Graph:
             uri=self._uri(doc),
             title=doc.title,
             degree=degree.get(key, 0),
-        )
-
-    def _graph_link(self, link: _Link, docs: dict[Key, DocRef]) -> GraphLink:
-        return GraphLink(
-            source=make_docid(docs[link.source].source_hash),
-            target=make_docid(docs[link.target].source_hash),
-            type=_edge_type(link.type),
-            weight=link.count,
-            confidence=_confidence(link.confidence),
-            audit=GraphLinkAudit(
-                resolution="ambiguous" if link.confidence == AMBIGUOUS else "resolved",
-                match_count=link.count,
-            ),
         )
 
     def _bridges(self, projection: _Projection, community: dict[Key, str]) -> list[BridgeCandidate]:

@@ -1,0 +1,113 @@
+"""The graph reads on a generated vault (``benchmarks/links.py``'s generator: 6 links per
+note, a hub 2,500 notes link to): ``Gno.graph`` (the whole graph and its report), the
+shortest path between random pairs of notes (``Gno.graph_path``), neighbours and a typed
+traversal, each as p50 / p95 over ``--rounds`` calls, with the graph's size.
+
+Usage: python benchmarks/graph.py [--notes 6500] [--rounds 20] [--work DIR]
+Prints figures; asserts nothing. Data is generated under a temporary folder (or ``--work``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.links import PER_FOLDER, _add, _open, generate  # noqa: E402
+from benchmarks.metrics import summary_ms  # noqa: E402
+
+
+def _timed(rounds: int, fn: Callable[[int], object]) -> list[float]:
+    fn(-1)  # warm: imports, pydantic builds
+    times = []
+    for i in range(rounds):
+        started = time.perf_counter()
+        fn(i)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def run(notes: int, rounds: int, work: Path) -> None:
+    from gno_core.contracts.requests import (
+        GraphNeighborsRequest,
+        GraphPathRequest,
+        GraphQueryRequest,
+        GraphRequest,
+    )
+
+    folder = work / "vault"
+    written = generate(folder, notes, links=True)
+    gno = _open(work / "home")
+    _add(gno, "gen", folder)
+    started = time.perf_counter()
+    gno.sync()
+    print(
+        f"generated {notes} notes with {written} links; sync {time.perf_counter() - started:.1f} s"
+    )
+
+    def ref(i: int) -> str:
+        return f"gen/f{i // PER_FOLDER:03d}/note-{i}.md"
+
+    graph = gno.graph(GraphRequest(limit=5000, edge_limit=50_000))
+    meta = graph.meta
+    print(
+        f"  graph: {meta.total_nodes} nodes, {meta.total_edges} merged links "
+        f"({sum(graph.report.edge_types.values())} resolved links), "
+        f"{graph.report.total_communities} communities, truncated={meta.truncated}"
+    )
+    times = _timed(rounds, lambda _: gno.graph(GraphRequest(limit=5000, edge_limit=50_000)))
+    print(f"  gno_graph (report, limit 5000 / 50000 edges): {summary_ms(times)}")
+    times = _timed(rounds, lambda _: gno.graph(GraphRequest()))
+    print(f"  gno_graph (defaults 2000 / 10000): {summary_ms(times)}")
+
+    rng = random.Random(11)
+    pairs = [(rng.randrange(notes), rng.randrange(notes)) for _ in range(rounds + 1)]
+    hops: list[int] = []
+
+    def path(i: int) -> None:
+        a, b = pairs[i]
+        res = gno.graph_path(
+            GraphPathRequest.model_validate(
+                {"from": ref(a), "to": ref(b), "limit": 5000, "edgeLimit": 50_000}
+            )
+        )
+        hops.append(res.hops if res.hops is not None else -1)
+
+    times = _timed(rounds, path)
+    print(f"  gno_graph_path (random pairs, hops {sorted(hops)}): {summary_ms(times)}")
+    times = _timed(
+        rounds,
+        lambda i: gno.graph_neighbors(GraphNeighborsRequest(ref=ref(pairs[i][0]))),
+    )
+    print(f"  gno_graph_neighbors: {summary_ms(times)}")
+    times = _timed(
+        rounds,
+        lambda i: gno.graph_query(GraphQueryRequest(ref=ref(pairs[i][0]), max_depth=3)),
+    )
+    print(f"  gno_graph_query (depth 3, 100 nodes): {summary_ms(times)}")
+    gno.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--notes", type=int, default=6500)
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--work", type=Path, default=None)
+    args = parser.parse_args()
+    if args.work is not None:
+        args.work.mkdir(parents=True, exist_ok=True)
+        run(args.notes, args.rounds, args.work)
+        return
+    with tempfile.TemporaryDirectory(prefix="gno-graph-bench-") as tmp:
+        run(args.notes, args.rounds, Path(tmp))
+
+
+if __name__ == "__main__":
+    main()
