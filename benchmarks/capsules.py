@@ -23,7 +23,8 @@ from benchmarks.metrics import percentile
 
 def main() -> None:
     from gno_adapters.bootstrap import open_gno
-    from gno_core.contracts.requests import ContextRequest, QueryRequest
+    from gno_core.contracts.evidence_requests import ContextRequest
+    from gno_core.contracts.requests import QueryRequest
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)

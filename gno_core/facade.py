@@ -58,6 +58,12 @@ if TYPE_CHECKING:
         QueryDiagnosis,
         SectionResult,
     )
+    from gno_core.contracts.evidence_requests import (
+        AskRequest,
+        ContextRequest,
+        DiagnoseRequest,
+        SectionRequest,
+    )
     from gno_core.contracts.graph import (
         GraphNeighborsResult,
         GraphPathResult,
@@ -68,15 +74,11 @@ if TYPE_CHECKING:
     from gno_core.contracts.memory import RecallResult, RememberResult
     from gno_core.contracts.memory_requests import RecallRequest, RememberRequest
     from gno_core.contracts.requests import (
-        AskRequest,
-        ContextRequest,
-        DiagnoseRequest,
         GraphNeighborsRequest,
         GraphPathRequest,
         GraphQueryRequest,
         GraphRequest,
         QueryRequest,
-        SectionRequest,
     )
     from gno_core.contracts.similar import SimilarResults
     from gno_core.contracts.write_requests import (

@@ -126,7 +126,7 @@ def register_rest(
 
         @app.post("/api/context")
         async def context() -> Response:
-            from gno_core.contracts.requests import ContextRequest
+            from gno_core.contracts.evidence_requests import ContextRequest
 
             try:
                 body = ContextRequest.model_validate(await _body())
@@ -138,7 +138,7 @@ def register_rest(
 
         @app.post("/api/query/diagnose")
         async def query_diagnose() -> Response:
-            from gno_core.contracts.requests import DiagnoseRequest
+            from gno_core.contracts.evidence_requests import DiagnoseRequest
 
             try:
                 body = DiagnoseRequest.model_validate(await _body())
@@ -150,7 +150,7 @@ def register_rest(
 
         @app.post("/api/section")
         async def section() -> Response:
-            from gno_core.contracts.requests import SectionRequest
+            from gno_core.contracts.evidence_requests import SectionRequest
 
             try:
                 body = SectionRequest.model_validate(await _body())
@@ -162,7 +162,7 @@ def register_rest(
 
         @app.post("/api/ask")
         async def ask() -> Response:
-            from gno_core.contracts.requests import AskRequest
+            from gno_core.contracts.evidence_requests import AskRequest
 
             try:
                 body = AskRequest.model_validate(await _body())

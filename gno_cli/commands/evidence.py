@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _context_options(p: argparse.ArgumentParser) -> None:
-    from gno_core.contracts.requests import ContextRequest
+    from gno_core.contracts.evidence_requests import ContextRequest
 
     p.add_argument("goal", nargs="+", help="what the evidence is for (or: verify FILE)")
     p.add_argument(
@@ -51,7 +51,7 @@ def _context_options(p: argparse.ArgumentParser) -> None:
 
 def run_context(ctx: Context) -> int:
     from gno_cli.commands.semantic import _modes
-    from gno_core.contracts.requests import ContextRequest
+    from gno_core.contracts.evidence_requests import ContextRequest
 
     words = list(ctx.args.goal)
     if words[0] == "verify" and len(words) == 2:
@@ -122,7 +122,7 @@ def _read_capsule(path: str) -> Any:
 
 
 def run_section(ctx: Context) -> int:
-    from gno_core.contracts.requests import SectionRequest
+    from gno_core.contracts.evidence_requests import SectionRequest
 
     args = ctx.args
     values: dict[str, Any] = {"action": args.action, "ref": args.ref}
@@ -150,7 +150,8 @@ def run_section(ctx: Context) -> int:
 def run_diagnose(ctx: Context, target: str) -> int:
     from gno_cli.commands.search import retrieval_values
     from gno_cli.commands.semantic import _modes
-    from gno_core.contracts.requests import DiagnoseRequest, QueryRequest
+    from gno_core.contracts.evidence_requests import DiagnoseRequest
+    from gno_core.contracts.requests import QueryRequest
 
     values = retrieval_values(ctx.args, QueryRequest)
     values["query_modes"] = _modes(values.get("query_modes", []))
@@ -170,14 +171,14 @@ def run_diagnose(ctx: Context, target: str) -> int:
 
 
 def _ask_options(p: argparse.ArgumentParser) -> None:
-    from gno_core.contracts.requests import AskRequest
+    from gno_core.contracts.evidence_requests import AskRequest
 
     add_request_options(p, AskRequest)
 
 
 def run_ask(ctx: Context) -> int:
     from gno_cli.commands.semantic import _modes
-    from gno_core.contracts.requests import AskRequest
+    from gno_core.contracts.evidence_requests import AskRequest
     from gno_core.evidence.projection import render_ask
 
     values = request_values(ctx.args, AskRequest)

@@ -25,7 +25,7 @@ from gno_core.errors import GnoError
 
 if TYPE_CHECKING:
     from gno_core.contracts.evidence import AskResult
-    from gno_core.contracts.requests import AskRequest, ContextRequest
+    from gno_core.contracts.evidence_requests import AskRequest, ContextRequest
     from gno_core.evidence.capsule import CapsuleCompiler
     from gno_core.ports import EvidencePassage, Generator
 
@@ -268,7 +268,7 @@ def _citation(
 
 
 def _context_request(request: AskRequest) -> ContextRequest:
-    from gno_core.contracts.requests import ContextRequest
+    from gno_core.contracts.evidence_requests import ContextRequest
 
     return ContextRequest(
         goal=request.query,

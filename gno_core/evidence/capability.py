@@ -16,7 +16,7 @@ if TYPE_CHECKING:
         QueryDiagnosis,
         SectionResult,
     )
-    from gno_core.contracts.requests import (
+    from gno_core.contracts.evidence_requests import (
         AskRequest,
         ContextRequest,
         DiagnoseRequest,

@@ -32,7 +32,8 @@ from gno_core.retrieval.query import words_of
 from gno_core.retrieval.vector import content_words
 
 if TYPE_CHECKING:
-    from gno_core.contracts.requests import ContextRequest, QueryRequest
+    from gno_core.contracts.evidence_requests import ContextRequest
+    from gno_core.contracts.requests import QueryRequest
     from gno_core.contracts.search import SearchResults
     from gno_core.domain import Chunk, StoredDocument
     from gno_core.index_handle import IndexHandle

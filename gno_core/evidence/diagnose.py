@@ -19,7 +19,7 @@ from gno_core.retrieval.results import doc_key
 
 if TYPE_CHECKING:
     from gno_core.contracts.evidence import QueryDiagnosis
-    from gno_core.contracts.requests import DiagnoseRequest
+    from gno_core.contracts.evidence_requests import DiagnoseRequest
     from gno_core.documents import Documents
     from gno_core.domain import SearchFilters, StoredDocument
     from gno_core.index_handle import IndexHandle

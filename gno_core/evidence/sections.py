@@ -27,7 +27,7 @@ from gno_core.evidence.canonical import sha256_hex
 
 if TYPE_CHECKING:
     from gno_core.contracts.evidence import SectionResult
-    from gno_core.contracts.requests import SectionRequest
+    from gno_core.contracts.evidence_requests import SectionRequest
     from gno_core.documents import Documents
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*(?:[ \t]#+[ \t]*)?$")

@@ -17,7 +17,7 @@ import pytest
 from gno_adapters.bootstrap import build
 from gno_adapters.generation.extractive import ExtractiveGenerator
 from gno_adapters.generation.openai_chat import OpenAiChatGenerator
-from gno_core.contracts.requests import AskRequest
+from gno_core.contracts.evidence_requests import AskRequest
 from gno_core.errors import ModelUnavailableError, RuntimeFailure
 from gno_core.evidence.ask import split_claims
 from gno_core.ports import GenerationRequest

@@ -67,7 +67,7 @@ def test_compile_edit_verify_shows_exactly_the_edited_evidence_stale(era: str) -
 def test_edits_above_a_passage_report_where_it_moved() -> None:
     made = evidence_adapters()
     with build(made) as gno:
-        from gno_core.contracts.requests import ContextRequest
+        from gno_core.contracts.evidence_requests import ContextRequest
 
         capsule = gno.context(
             ContextRequest(goal="Alice launch decision", budget_tokens=3000)
@@ -147,7 +147,7 @@ def test_cli_context_and_verify_over_sqlite(cli: Cli, tmp_path: Path) -> None:
 
 def test_ranking_is_rerun_only_when_something_drifted() -> None:
     from gno_adapters.bootstrap import in_memory
-    from gno_core.contracts.requests import ContextRequest
+    from gno_core.contracts.evidence_requests import ContextRequest
     from tests.evidence.support import NOTES
 
     made = in_memory(NOTES)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from gno_adapters.bootstrap import build
-from gno_core.contracts.requests import DiagnoseRequest
+from gno_core.contracts.evidence_requests import DiagnoseRequest
 from tests.evidence.support import evidence_adapters
 from tests.integration.cli_helpers import Cli
 from tests.schema_check import assert_valid

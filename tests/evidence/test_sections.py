@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from gno_adapters.bootstrap import build
-from gno_core.contracts.requests import SectionRequest
+from gno_core.contracts.evidence_requests import SectionRequest
 from gno_core.errors import NotFoundError, ValidationError
 from gno_core.evidence.sections import parse_sections, slugify
 from tests.evidence.support import evidence_adapters

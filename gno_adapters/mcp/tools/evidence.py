@@ -10,7 +10,10 @@ from gno_adapters.mcp.tools import common as c
 from gno_adapters.mcp.tools.common import ToolCall
 from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
 
-CONTEXT_INPUT = DerivedSchema("ContextRequest", extra={"projectHints": c.PROJECT_HINTS})
+EVIDENCE_REQUESTS = "gno_core.contracts.evidence_requests"
+CONTEXT_INPUT = DerivedSchema(
+    f"{EVIDENCE_REQUESTS}:ContextRequest", extra={"projectHints": c.PROJECT_HINTS}
+)
 
 VERIFY_INPUT: JSONObject = {
     "type": "object",
@@ -32,7 +35,7 @@ VERIFY_INPUT: JSONObject = {
 
 
 def _context(call: ToolCall) -> JSONObject:
-    from gno_core.contracts.requests import ContextRequest
+    from gno_core.contracts.evidence_requests import ContextRequest
     from gno_core.evidence.projection import compact
 
     request = ContextRequest.model_validate(model_arguments(ContextRequest, call.arguments))
@@ -86,7 +89,7 @@ SECTION_INPUT: JSONObject = {
 }
 
 DIAGNOSE_INPUT = DerivedSchema(
-    "DiagnoseRequest",
+    f"{EVIDENCE_REQUESTS}:DiagnoseRequest",
     hide=("pathPrefix",),
     describe={"target": "URI, #docid, or collection/path of the document to diagnose"},
     extra={"projectHints": c.PROJECT_HINTS},
@@ -94,7 +97,7 @@ DIAGNOSE_INPUT = DerivedSchema(
 
 
 def _section(call: ToolCall) -> JSONObject:
-    from gno_core.contracts.requests import SectionRequest
+    from gno_core.contracts.evidence_requests import SectionRequest
 
     request = SectionRequest.model_validate(model_arguments(SectionRequest, call.arguments))
     result = call.facade.section(request).wire()
@@ -124,7 +127,7 @@ def render_diagnosis(result: dict[str, object]) -> str:
 
 
 def _diagnose(call: ToolCall) -> JSONObject:
-    from gno_core.contracts.requests import DiagnoseRequest
+    from gno_core.contracts.evidence_requests import DiagnoseRequest
 
     request = DiagnoseRequest.model_validate(model_arguments(DiagnoseRequest, call.arguments))
     result = call.facade.query_diagnose(request).wire()
@@ -151,14 +154,14 @@ QUERY_DIAGNOSE = ToolDef(
 
 
 ASK_INPUT = DerivedSchema(
-    "AskRequest",
+    f"{EVIDENCE_REQUESTS}:AskRequest",
     describe={"verify": "Must be true: every claim is checked against the closed capsule"},
     extra={"projectHints": c.PROJECT_HINTS},
 )
 
 
 def _ask(call: ToolCall) -> JSONObject:
-    from gno_core.contracts.requests import AskRequest
+    from gno_core.contracts.evidence_requests import AskRequest
     from gno_core.evidence.projection import render_ask
 
     request = AskRequest.model_validate(model_arguments(AskRequest, call.arguments))
