@@ -200,6 +200,17 @@ class InMemoryLinks:
                     target.confidence,
                 )
 
+    def adjacent(
+        self, documents: Sequence[tuple[str, str]], relation: str | None = None
+    ) -> list[Edge]:
+        wanted = set(documents)
+        return [
+            e
+            for e in self.edges(relation=relation)
+            if (e.source.collection, e.source.rel_path) in wanted
+            or (e.target.collection, e.target.rel_path) in wanted
+        ]
+
     def unresolved(self, collection: str | None = None, limit: int = 100) -> list[LinkRecord]:
         ids = [
             i

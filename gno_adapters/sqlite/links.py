@@ -287,6 +287,76 @@ class ApswLinks:
             for r in self._conn.cursor().execute(sql, params):
                 yield Edge(ref(r[0], r[1:5]), ref(r[5], r[6:10]), r[10], r[11], r[12], r[13])
 
+    def adjacent(
+        self, documents: Sequence[tuple[str, str]], relation: str | None = None
+    ) -> list[Edge]:
+        out: list[tuple[tuple[int, int, int], Edge]] = []
+        refs: dict[int, DocRef] = {}
+        seen: set[tuple[int, int, int]] = set()
+        pairs = sorted(set(documents))
+        for start in range(0, len(pairs), _BATCH):
+            for key, edge in self._adjacent(pairs[start : start + _BATCH], relation, refs):
+                # An edge between two batches is found by both.
+                if key not in seen:
+                    seen.add(key)
+                    out.append((key, edge))
+        if len(pairs) > _BATCH:
+            out.sort(key=lambda item: item[0])
+        return [edge for _, edge in out]
+
+    def _adjacent(
+        self, pairs: Sequence[tuple[str, str]], relation: str | None, refs: dict[int, DocRef]
+    ) -> list[tuple[tuple[int, int, int], Edge]]:
+        values = ", ".join("(?, ?)" for _ in pairs)
+        params: list[Any] = [v for pair in pairs for v in pair]
+        where = ""
+        if relation is not None:
+            where = " AND l.relation = ?"
+        columns = (
+            "s.id, s.collection, s.rel_path, s.title, s.source_hash, d.id, d.collection, "
+            "d.rel_path, d.title, d.source_hash, l.relation, l.link_type, l.edge_source, "
+            "t.confidence, l.seq"
+        )
+        by_source = (
+            "FROM doc_links l CROSS JOIN documents s ON s.id = l.doc_id "
+            "CROSS JOIN link_targets t ON t.link_id = l.id "
+            "CROSS JOIN documents d ON d.id = t.dst_doc_id"
+        )
+        by_target = (
+            "FROM link_targets t CROSS JOIN doc_links l ON l.id = t.link_id "
+            "CROSS JOIN documents s ON s.id = l.doc_id "
+            "CROSS JOIN documents d ON d.id = t.dst_doc_id"
+        )
+        # Two halves, each driven by its own index (doc_links by source, link_targets_dst by
+        # target; the CROSS JOIN order pins it); UNION drops the rows both halves find. The
+        # wanted ids come from the (collection, rel_path) key, activity checked on the rows.
+        sql = (
+            f"WITH wanted(id) AS (SELECT id FROM documents WHERE "
+            f"(collection, rel_path) IN (VALUES {values})) "
+            f"SELECT {columns} {by_source} WHERE l.doc_id IN wanted "
+            f"AND s.active = 1 AND d.active = 1{where} "
+            f"UNION SELECT {columns} {by_target} WHERE t.dst_doc_id IN wanted "
+            f"AND s.active = 1 AND d.active = 1{where} "
+            "ORDER BY 1, 15, 6"
+        )
+        if relation is not None:
+            params += [relation, relation]
+
+        def ref(doc_id: int, row: Sequence[Any]) -> DocRef:
+            found = refs.get(doc_id)
+            if found is None:
+                found = refs[doc_id] = DocRef(row[0], row[1], row[2], row[3])
+            return found
+
+        with translate_errors("reading the link graph"):
+            return [
+                (
+                    (r[0], r[14], r[5]),
+                    Edge(ref(r[0], r[1:5]), ref(r[5], r[6:10]), r[10], r[11], r[12], r[13]),
+                )
+                for r in self._conn.cursor().execute(sql, params)
+            ]
+
     def unresolved(self, collection: str | None = None, limit: int = 100) -> list[LinkRecord]:
         where, params = ("AND s.collection = ?", (collection,)) if collection else ("", ())
         rows = self._db.rows(

@@ -208,7 +208,15 @@ class GraphPathStep(WireModel):
     forward: bool = Field(description="The link runs from the earlier to the later path node")
 
 
-class GraphPathMeta(ProjectionMeta):
+class GraphPathMeta(WireModel):
+    wire_nulls: ClassVar[frozenset[str]] = frozenset({"collection"})
+
+    collection: str | None
+    node_limit: int = Field(ge=1, description="Nodes each side of the search may reach")
+    edge_limit: int = Field(ge=1, description="Links the search may read")
+    visited_nodes: int = Field(ge=0)
+    read_edges: int = Field(ge=0)
+    truncated: bool = Field(description="A limit stopped the search before it was complete")
     max_depth: int = Field(ge=1)
 
 

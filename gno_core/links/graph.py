@@ -14,7 +14,7 @@ the same ids (and a community keeps its id while its smallest member stays in it
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -263,55 +263,46 @@ class Graph:
     def path(
         self, source_ref: str, target_ref: str, max_depth: int, limits: GraphLimits
     ) -> GraphPathResult:
+        """A shortest path following links either way, by a bidirectional breadth-first search
+        that reads only the links of each level's frontier (``LinkStore.adjacent``); ``limit``
+        caps the nodes reached and ``edgeLimit`` the links read."""
         if not 1 <= max_depth <= 12:
             raise ValidationError(
                 f"maxDepth must be between 1 and 12, got {max_depth}",
                 details={"maxDepth": max_depth},
             )
-        source, projection = self._rooted(source_ref, limits)
-        target = self._key(target_ref)
-        docs = projection.docs
-        if target not in docs:
-            docs = {**docs, target: self._docref(target)}
-        adjacency: dict[Key, list[tuple[Key, _Link]]] = defaultdict(list)
-        for link in projection.links:
-            adjacency[link.source].append((link.target, link))
-            adjacency[link.target].append((link.source, link))
-        # Among parallel links, a path prefers one that runs its way, then the surest.
-        for pairs in adjacency.values():
-            pairs.sort(
-                key=lambda pair: (
-                    pair[0],
-                    pair[1].target != pair[0],
-                    _RANK.get(pair[1].confidence, 2),
-                    pair[1].type,
-                )
+        collection = self._collection(limits.collection)
+        source, target = self._key(source_ref), self._key(target_ref)
+        docs = {source: self._docref(source), target: self._docref(target)}
+        search = _PathSearch(self.handle, collection, limits, docs)
+        keys, links = search.run(source, target, max_depth)
+        found = keys is not None
+        steps = [
+            GraphPathStep(
+                source=make_docid(e.source.source_hash),
+                target=make_docid(e.target.source_hash),
+                type=_edge_type(e.link_type),
+                confidence=_confidence(e.confidence),
+                forward=_key(e.source) == here,
             )
-        via = _shortest(source, target, adjacency, max_depth)
-        keys = [source] if source == target else []
-        steps: list[GraphPathStep] = []
-        if via is not None:
-            keys = [source]
-            for nxt, link in via:
-                steps.append(
-                    GraphPathStep(
-                        source=make_docid(docs[link.source].source_hash),
-                        target=make_docid(docs[link.target].source_hash),
-                        type=_edge_type(link.type),
-                        confidence=_confidence(link.confidence),
-                        forward=link.source == keys[-1],
-                    )
-                )
-                keys.append(nxt)
-        found = via is not None
+            for here, e in links
+        ]
         return GraphPathResult(
             source=self._document(source, docs[source]),
             target=self._document(target, docs[target]),
             found=found,
             hops=len(steps) if found else None,
-            path=[self._document(k, docs[k]) for k in keys] if found else [],
+            path=[self._document(k, docs[k]) for k in keys] if keys is not None else [],
             steps=steps,
-            meta=GraphPathMeta(**self._projection_meta(limits, projection), max_depth=max_depth),
+            meta=GraphPathMeta(
+                collection=collection,
+                node_limit=limits.limit,
+                edge_limit=limits.edge_limit,
+                visited_nodes=search.visited,
+                read_edges=search.read,
+                truncated=search.truncated,
+                max_depth=max_depth,
+            ),
         )
 
     # -- typed traversal ------------------------------------------------------------------
@@ -617,37 +608,6 @@ def _top(score: dict[Key, int], n: int = REPORT_TOP) -> list[Key]:
     return sorted((k for k, v in score.items() if v > 0), key=lambda k: (-score[k], k))[:n]
 
 
-def _shortest(
-    source: Key, target: Key, adjacency: dict[Key, list[tuple[Key, _Link]]], max_depth: int
-) -> list[tuple[Key, _Link]] | None:
-    """Breadth-first search, so the first path found is a shortest one; neighbours are tried
-    in URI order, so the same graph always gives the same path."""
-    if source == target:
-        return []
-    parent: dict[Key, tuple[Key, _Link]] = {}
-    seen = {source}
-    queue: deque[tuple[Key, int]] = deque([(source, 0)])
-    while queue:
-        key, depth = queue.popleft()
-        if depth >= max_depth:
-            continue
-        for other, link in adjacency.get(key, ()):
-            if other in seen:
-                continue
-            seen.add(other)
-            parent[other] = (key, link)
-            if other == target:
-                path: list[tuple[Key, _Link]] = []
-                step = other
-                while step != source:
-                    prev, via = parent[step]
-                    path.append((step, via))
-                    step = prev
-                return path[::-1]
-            queue.append((other, depth + 1))
-    return None
-
-
 def _steps(
     key: Key, direction: Direction, out: dict[Key, list[Edge]], inn: dict[Key, list[Edge]]
 ) -> Iterable[tuple[Edge, Key]]:
@@ -684,3 +644,100 @@ def _relation_type(edge: Edge) -> str:
     if edge.edge_source == "frontmatter-relation":
         return "frontmatter"
     return "embed" if edge.relation == "embeds" else "link"
+
+
+class _PathSearch:
+    """Bidirectional breadth-first search, a whole level of the smaller side at a time (so the
+    first meeting gives a shortest path); candidates in URI order, then the surest link, so the
+    same index always gives the same path."""
+
+    def __init__(
+        self,
+        handle: IndexHandle,
+        collection: str | None,
+        limits: GraphLimits,
+        docs: dict[Key, DocRef],
+    ) -> None:
+        self.handle = handle
+        self.collection = collection
+        self.limits = limits
+        self.docs = docs
+        self.visited = 0
+        self.read = 0
+        self.truncated = False
+
+    def run(
+        self, source: Key, target: Key, max_depth: int
+    ) -> tuple[list[Key] | None, list[tuple[Key, Edge]]]:
+        if source == target:
+            self.visited = 1
+            return [source], []
+        parents: tuple[dict[Key, tuple[Key, Edge] | None], ...] = ({source: None}, {target: None})
+        frontiers = [[source], [target]]
+        depth = 0
+        while frontiers[0] and frontiers[1] and depth < max_depth:
+            side = 0 if len(frontiers[0]) <= len(frontiers[1]) else 1
+            reached = self._expand(frontiers[side], parents[side])
+            self.visited = len(parents[0]) + len(parents[1])
+            depth += 1
+            meet = sorted(k for k in reached if k in parents[1 - side])
+            if meet:
+                return self._joined(meet[0], parents)
+            if self.truncated:
+                break
+            frontiers[side] = reached
+        return None, []
+
+    def _expand(self, frontier: list[Key], parent: dict[Key, tuple[Key, Edge] | None]) -> list[Key]:
+        edges = self.handle.index.links.adjacent(frontier)
+        self.read += len(edges)
+        if self.read > self.limits.edge_limit:
+            self.truncated = True
+            return []
+        here = set(frontier)
+        candidates: list[tuple[Key, Key, int, str, Edge]] = []
+        for e in edges:
+            s, t = _key(e.source), _key(e.target)
+            if s == t or (self.collection is not None and (s[0], t[0]) != (self.collection,) * 2):
+                continue
+            rank = _RANK.get(e.confidence, 2)
+            if s in here:
+                candidates.append((s, t, rank, e.link_type, e))
+            if t in here:
+                candidates.append((t, s, rank, e.link_type, e))
+        candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3]))
+        reached: list[Key] = []
+        for near, other, _, _, e in candidates:
+            if other in parent:
+                continue
+            if len(parent) >= self.limits.limit:
+                self.truncated = True
+                break
+            parent[other] = (near, e)
+            self.docs.setdefault(other, e.target if _key(e.target) == other else e.source)
+            reached.append(other)
+        return reached
+
+    @staticmethod
+    def _joined(
+        meet: Key, parents: tuple[dict[Key, tuple[Key, Edge] | None], ...]
+    ) -> tuple[list[Key], list[tuple[Key, Edge]]]:
+        head: list[Key] = [meet]
+        head_links: list[tuple[Key, Edge]] = []
+        step = parents[0][meet]
+        while step is not None:
+            prev, e = step
+            head_links.append((prev, e))
+            head.append(prev)
+            step = parents[0][prev]
+        keys = head[::-1]
+        links = head_links[::-1]
+        here = meet
+        step = parents[1][meet]
+        while step is not None:
+            nxt, e = step
+            links.append((here, e))
+            keys.append(nxt)
+            here = nxt
+            step = parents[1][nxt]
+        return keys, links

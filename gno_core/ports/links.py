@@ -36,6 +36,14 @@ class LinkStore(Protocol):
         in source order."""
         ...
 
+    def adjacent(
+        self, documents: Sequence[tuple[str, str]], relation: str | None = None
+    ) -> list[Edge]:
+        """The edges of ``edges`` with either end among ``documents`` ((collection, rel_path)
+        pairs), each once, in source order: one read per breadth-first level, so a walk costs
+        its frontier, not the whole graph."""
+        ...
+
     def unresolved(self, collection: str | None = None, limit: int = 100) -> list[LinkRecord]:
         """Links to documents that are not in the index (external links excluded), ordered by
         source collection, path and link order."""

@@ -190,6 +190,19 @@ def test_edges_and_counts(store: Store) -> None:
     assert [e.source.rel_path for e in store.links.edges("other")] == []
     assert [e.target.rel_path for e in store.links.edges(relation="embeds")] == ["c.md"]
     assert [e.relation for e in store.links.edges("notes", "works_at")] == ["works_at"]
+    around_b = [
+        (e.source.rel_path, e.target.rel_path, e.relation)
+        for e in store.links.adjacent([("notes", "b.md")])
+    ]
+    assert around_b == [("a.md", "b.md", "links_to"), ("b.md", "a.md", "links_to")]
+    both = store.links.adjacent([("notes", "a.md"), ("notes", "b.md"), ("notes", "nope.md")])
+    assert [(e.source.rel_path, e.target.rel_path) for e in both] == [
+        (e.source.rel_path, e.target.rel_path) for e in store.links.edges()
+    ]
+    assert [e.target.rel_path for e in store.links.adjacent([("notes", "c.md")], "embeds")] == [
+        "c.md"
+    ]
+    assert store.links.adjacent([]) == []
     counts = store.links.counts()
     assert (counts.links, counts.resolved, counts.unresolved, counts.external) == (6, 4, 1, 1)
     assert dict(counts.edge_types) == {"links_to": 2, "embeds": 1, "works_at": 1}
