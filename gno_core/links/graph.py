@@ -309,29 +309,24 @@ class Graph:
 
     def query(self, ref: str, limits: TraversalLimits) -> GraphQueryResult:
         root = self._key(ref)
-        out: dict[Key, list[Edge]] = defaultdict(list)
-        inn: dict[Key, list[Edge]] = defaultdict(list)
+        store = self.handle.index.links
         docs: dict[Key, DocRef] = {root: self._docref(root)}
-        for edge in self.handle.index.links.edges(None, limits.edge_type):
-            s, t = _key(edge.source), _key(edge.target)
-            out[s].append(edge)
-            inn[t].append(edge)
-            docs.setdefault(s, edge.source)
-            docs.setdefault(t, edge.target)
         depth: dict[Key, int] = {root: 0}
         edges: list[tuple[Edge, int]] = []
         seen_edges: set[tuple[Key, Key, str, str]] = set()
         hit: list[str] = []
         frontier = [root]
         level = 0
+        # One adjacency read per level: the walk costs its frontiers, not the whole graph.
         while frontier and level < limits.max_depth:
             level += 1
             if len(frontier) > limits.frontier_limit:
                 frontier = frontier[: limits.frontier_limit]
                 _note(hit, "frontierLimit")
+            incident = _incident(store.adjacent(frontier, limits.edge_type), limits.direction)
             nxt: list[Key] = []
             for key in frontier:
-                for edge, other in _steps(key, limits.direction, out, inn):
+                for edge, other in incident.get(key, ()):
                     ident = (_key(edge.source), _key(edge.target), edge.relation, edge.link_type)
                     if other not in depth:
                         if len(depth) >= limits.visited_limit:
@@ -341,26 +336,29 @@ class Graph:
                             _note(hit, "maxNodes")
                             continue
                         depth[other] = level
+                        docs.setdefault(other, edge.target if ident[1] == other else edge.source)
                         nxt.append(other)
                     if ident not in seen_edges:
                         seen_edges.add(ident)
                         edges.append((edge, level))
             frontier = nxt
-        if (
-            frontier
-            and level >= limits.max_depth
-            and any(
-                o not in depth for k in frontier for _, o in _steps(k, limits.direction, out, inn)
+        if frontier and level >= limits.max_depth:
+            beyond = _incident(
+                store.adjacent(frontier[: limits.frontier_limit], limits.edge_type),
+                limits.direction,
             )
-        ):
-            _note(hit, "maxDepth")
+            if any(o not in depth for k in frontier for _, o in beyond.get(k, ())):
+                _note(hit, "maxDepth")
+        out: dict[Key, int] = defaultdict(int)
+        inn: dict[Key, int] = defaultdict(int)
+        for edge in store.adjacent(list(depth), limits.edge_type):
+            out[_key(edge.source)] += 1
+            inn[_key(edge.target)] += 1
         nodes = [
             GraphQueryNode(
                 **self._document(k, docs[k]).model_dump(),
                 depth=d,
-                graph_hints=GraphHints(
-                    in_degree=len(inn.get(k, ())), out_degree=len(out.get(k, ()))
-                ),
+                graph_hints=GraphHints(in_degree=inn.get(k, 0), out_degree=out.get(k, 0)),
             )
             for k, d in sorted(depth.items(), key=lambda item: (item[1], item[0]))
         ]
@@ -608,15 +606,17 @@ def _top(score: dict[Key, int], n: int = REPORT_TOP) -> list[Key]:
     return sorted((k for k, v in score.items() if v > 0), key=lambda k: (-score[k], k))[:n]
 
 
-def _steps(
-    key: Key, direction: Direction, out: dict[Key, list[Edge]], inn: dict[Key, list[Edge]]
-) -> Iterable[tuple[Edge, Key]]:
-    if direction != "in":
-        for edge in out.get(key, ()):
-            yield edge, _key(edge.target)
-    if direction != "out":
-        for edge in inn.get(key, ()):
-            yield edge, _key(edge.source)
+def _incident(edges: Iterable[Edge], direction: Direction) -> dict[Key, list[tuple[Edge, Key]]]:
+    """Each document's edges the walk may follow in ``direction``, with the document at the
+    other end, in edge order."""
+    out: dict[Key, list[tuple[Edge, Key]]] = defaultdict(list)
+    for edge in edges:
+        s, t = _key(edge.source), _key(edge.target)
+        if direction != "in":
+            out[s].append((edge, t))
+        if direction != "out":
+            out[t].append((edge, s))
+    return out
 
 
 def _note(hit: list[str], cap: str) -> None:
