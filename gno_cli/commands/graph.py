@@ -28,6 +28,7 @@ def _graph_options(g: argparse.ArgumentParser) -> None:
     )
 
     add_request_options(g, GraphRequest)
+    g.add_argument("--html", metavar="FILE", help="also write a standalone HTML/SVG picture")
     gsub = g.add_subparsers(dest="graph_command", metavar="COMMAND")
     q = gsub.add_parser("query", help="bounded typed-edge traversal from one document")
     add_request_options(q, GraphQueryRequest)
@@ -45,6 +46,13 @@ def run_graph(ctx: Context) -> int:
 
     req = GraphRequest.model_validate(request_values(ctx.args, GraphRequest))
     res = ctx.gno.graph(req)
+    html_file = getattr(ctx.args, "html", None)
+    if html_file:
+        from pathlib import Path
+
+        from gno_cli.graph_html import render_html
+
+        Path(html_file).write_text(render_html(res), encoding="utf-8")
     if ctx.json:
         emit_json(res)
         return 0

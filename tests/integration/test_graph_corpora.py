@@ -40,6 +40,15 @@ def test_graph_reads_on_dendron(cli: Cli, shared_data: Path) -> None:
     text = cli.ok("graph").out
     assert text.startswith(f"Link graph: {meta['returnedNodes']} notes, {meta['returnedEdges']}")
     assert "Hubs (most linked):" in text and "Isolated notes:" in text
+    picture = cli.home / "graph.html"
+    cli.ok("graph", "--html", str(picture))
+    page = picture.read_text("utf-8")
+    # Standalone: one dot per node and one line per link, no script, nothing fetched.
+    assert page.count("<circle ") == meta["returnedNodes"]
+    assert page.count("<line ") == meta["returnedEdges"]
+    assert "<script" not in page and "src=" not in page and "href=" not in page
+    assert cli.ok("graph", "--html", str(picture)).out == text
+    assert picture.read_text("utf-8") == page
 
     near = cli.ok("graph", "neighbors", "dendron/tutorial.md", "--json").json()
     assert_valid("graph-neighbors", near)
