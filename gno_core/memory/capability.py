@@ -15,7 +15,10 @@ from gno_core.ports import FrontmatterParser, NoteFiles, SemanticModels
 from gno_core.retrieval.dates import iso_from_ns
 
 if TYPE_CHECKING:
+    from gno_core.contracts.memory import RememberResult
+    from gno_core.contracts.memory_requests import RememberRequest
     from gno_core.memory.remember import MemoryWriter
+    from gno_core.ports.lease import Cancelled
 
 __all__ = ["Memory"]
 
@@ -38,6 +41,17 @@ class Memory:
         from gno_core.memory.remember import MemoryWriter
 
         return MemoryWriter(self.handle, self._notes, self._parser, lambda: self._models.embedder)
+
+    def remember(
+        self,
+        request: RememberRequest,
+        identity: MemoryIdentity,
+        *,
+        lease_wait: float,
+        cancelled: Cancelled | None = None,
+    ) -> RememberResult:
+        """Store one fact (or supersede one) through the writer (``gno_core.memory.remember``)."""
+        return self.writer.remember(request, identity, lease_wait=lease_wait, cancelled=cancelled)
 
     def recall(self, request: RecallRequest, identity: MemoryIdentity) -> RecallResult:
         """The current facts of a memory collection that answer ``request.query``, in the

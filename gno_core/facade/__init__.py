@@ -1,0 +1,34 @@
+"""The ``Gno`` facade: the one object transports and Python callers use. It holds no logic of
+its own: each operation delegates to the capability that owns it, all sharing one
+``IndexHandle`` (``base.py``: the adapters and the capabilities, built on first use).
+
+The operations are grouped by room, one module each; a new tool's delegating method goes into
+its room's module (and its name into ``gno_core.surface.OPERATIONS`` when a transport calls it):
+
+- ``reads.py``: search, vsearch, query, similar, get, multi-get, ls, tags, links, backlinks,
+  status, peek;
+- ``indexing.py``: init, collections, sync, watch, embed, index;
+- ``writes.py``: capture, folders, agent collection changes, clearing embeddings;
+- ``graph.py``: graph, neighbours, path, typed traversal;
+- ``evidence.py``: context, verify, section, query diagnose, ask;
+- ``memory.py``: recall, remember.
+"""
+
+from __future__ import annotations
+
+from gno_core.facade.evidence import EvidenceCalls
+from gno_core.facade.graph import GraphCalls
+from gno_core.facade.indexing import IndexingCalls
+from gno_core.facade.memory import MemoryCalls
+from gno_core.facade.reads import ReadCalls
+from gno_core.facade.writes import WriteCalls
+
+__all__ = ["Gno"]
+
+
+class Gno(ReadCalls, IndexingCalls, WriteCalls, GraphCalls, EvidenceCalls, MemoryCalls):
+    """One index of gno and everything that can be done with it.
+
+    Built by the composition root (``gno_adapters.bootstrap``); the index opens lazily on first
+    use, so cheap calls (``peek``, listing collections) never create or migrate a database.
+    """

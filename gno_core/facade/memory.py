@@ -1,0 +1,33 @@
+"""Facade operations of the memory room: recall and remember (``gno_core.memory``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gno_core.defaults import MEMORY_WRITE_WAIT_SECONDS
+from gno_core.facade.base import FacadeBase
+from gno_core.ports.lease import Cancelled
+
+if TYPE_CHECKING:
+    from gno_core.contracts.memory import RecallResult, RememberResult
+    from gno_core.contracts.memory_requests import RecallRequest, RememberRequest
+    from gno_core.facts import MemoryIdentity
+
+__all__ = ["MemoryCalls"]
+
+
+class MemoryCalls(FacadeBase):
+    def recall(self, request: RecallRequest, identity: MemoryIdentity) -> RecallResult:
+        """Current facts of a memory collection within a budget, with a fencing receipt."""
+        return self.memory.recall(request, identity)
+
+    def remember(
+        self,
+        request: RememberRequest,
+        identity: MemoryIdentity,
+        *,
+        lease_wait: float = MEMORY_WRITE_WAIT_SECONDS,
+        cancelled: Cancelled | None = None,
+    ) -> RememberResult:
+        """Store one fact (or supersede one); candidates without a decision, nothing deleted."""
+        return self.memory.remember(request, identity, lease_wait=lease_wait, cancelled=cancelled)

@@ -1,0 +1,88 @@
+"""Facade operations that read one index: retrieval (BM25, vectors, hybrid, similar), documents,
+links and health (``gno_core.retrieval``, ``documents``, ``links.reads``, ``health``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gno_core.contracts.requests import SearchRequest
+from gno_core.contracts.search import SearchResults
+from gno_core.facade.base import FacadeBase
+
+if TYPE_CHECKING:
+    from gno_core.contracts import (
+        DocumentList,
+        GetResult,
+        MultiGetResult,
+        Peek,
+        Status,
+        TagsList,
+    )
+    from gno_core.contracts.links import BacklinksResult, LinksResult
+    from gno_core.contracts.requests import QueryRequest
+    from gno_core.contracts.similar import SimilarResults
+
+__all__ = ["ReadCalls"]
+
+
+class ReadCalls(FacadeBase):
+    def search(self, request: SearchRequest) -> SearchResults:
+        """BM25 keyword search with filters applied before the limit."""
+        return self.retrieval.search(request)
+
+    def vsearch(self, request: SearchRequest) -> SearchResults:
+        """Vector search: the documents nearest the query by meaning (filters first)."""
+        return self.retrieval.vsearch(request)
+
+    def query(self, request: QueryRequest) -> SearchResults:
+        """Hybrid search: BM25 and vectors fused, reranked when a reranker is present."""
+        return self.retrieval.query(request)
+
+    def similar(
+        self,
+        ref: str,
+        *,
+        limit: int = 5,
+        threshold: float | None = None,
+        cross_collection: bool = False,
+    ) -> SimilarResults:
+        """Documents similar to ``ref`` by meaning, itself excluded."""
+        return self.retrieval.similar(
+            ref, limit=limit, threshold=threshold, cross_collection=cross_collection
+        )
+
+    def get(
+        self, ref: str, *, from_line: int | None = None, line_count: int | None = None
+    ) -> GetResult:
+        """One document's canonical Markdown, whole or a 1-based line range."""
+        return self.documents.get(ref, from_line=from_line, line_count=line_count)
+
+    def multi_get(
+        self, refs: list[str] | None = None, pattern: str | None = None, max_bytes: int = 10240
+    ) -> MultiGetResult:
+        """Several documents by refs or a glob over ``collection/path``, bounded (see
+        ``gno_core.documents``)."""
+        return self.documents.multi_get(refs, pattern, max_bytes)
+
+    def ls(
+        self, collection: str | None = None, prefix: str | None = None, limit: int | None = None
+    ) -> DocumentList:
+        return self.documents.ls(collection, prefix, limit)
+
+    def tags(self, collection: str | None = None, prefix: str | None = None) -> TagsList:
+        return self.documents.tags(collection, prefix)
+
+    def links(self, ref: str, *, link_type: str | None = None) -> LinksResult:
+        """Outgoing links of one document (``wiki`` or ``markdown`` only when given)."""
+        return self.linking.links(ref, link_type)
+
+    def backlinks(self, ref: str, *, collection: str | None = None) -> BacklinksResult:
+        """Links of other documents to one document (from ``collection`` only when given)."""
+        return self.linking.backlinks(ref, collection)
+
+    def status(self) -> Status:
+        return self.health.status()
+
+    def peek(self) -> Peek:
+        """Cheap, model-free snapshot; an uninitialized index is a successful payload."""
+        return self.health.peek()
