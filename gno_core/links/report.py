@@ -1,0 +1,176 @@
+"""The whole link graph and its health report (``gno_graph``): the projection's nodes and
+merged links, hubs, bridge candidates, isolated notes, unresolved links, edge types,
+confidence counts and communities."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from gno_core.contracts.graph import (
+    BridgeCandidate,
+    Community,
+    GraphAudit,
+    GraphMeta,
+    GraphNodeRef,
+    GraphReport,
+    GraphResult,
+    IsolatedNotes,
+    UnresolvedLinks,
+)
+from gno_core.domain import AMBIGUOUS, MARKDOWN, DocRef
+from gno_core.identity import make_docid, make_uri
+from gno_core.index_handle import IndexHandle
+from gno_core.links.projection import (
+    REPORT_TOP,
+    GraphLimits,
+    Key,
+    Link,
+    Projection,
+    bridges,
+    confidence,
+    edge_type,
+    linked_docs,
+    project,
+    top,
+)
+from gno_core.links.projection import communities as find_communities
+
+__all__ = ["doc_uri", "whole_graph"]
+
+COMMUNITY_MEMBERS = 5
+COMMUNITIES_LISTED = 20
+#: Unresolved links counted by type (the total is exact whatever this is).
+UNRESOLVED_SCAN = 100_000
+
+
+def whole_graph(
+    handle: IndexHandle,
+    limits: GraphLimits,
+    collection: str | None,
+    merged: list[Link],
+    all_docs: dict[Key, DocRef],
+) -> GraphResult:
+    """The answer of ``gno_graph`` over ``merged`` (the resolved links of ``collection``) and
+    ``all_docs`` (its documents)."""
+    linked = linked_docs(merged, all_docs)
+    universe = linked if limits.linked_only else {**all_docs, **linked}
+    projection = project(merged, universe, limits)
+    communities = find_communities(projection.docs, projection.links)
+    degree = projection.degree
+    # Plain dicts, validated once with the whole answer: a graph has tens of thousands of
+    # links, and per-item model construction costs more than the graph algorithms.
+    ids = {key: make_docid(doc.source_hash) for key, doc in projection.docs.items()}
+    nodes = [
+        {
+            "id": ids[key],
+            "uri": doc_uri(handle.name, doc),
+            "title": doc.title,
+            "collection": doc.collection,
+            "rel_path": doc.rel_path,
+            "degree": degree.get(key, 0),
+            "community_id": communities.ids[key],
+        }
+        for key, doc in projection.docs.items()
+    ]
+    links = [
+        {
+            "source": ids[link.source],
+            "target": ids[link.target],
+            "type": edge_type(link.type),
+            "weight": link.count,
+            "confidence": confidence(link.confidence),
+            "audit": {
+                "resolution": "ambiguous" if link.confidence == AMBIGUOUS else "resolved",
+                "match_count": link.count,
+            },
+        }
+        for link in projection.links
+    ]
+    counts = handle.index.links.counts(collection)
+    warnings = []
+    if limits.include_similar:
+        warnings.append(
+            "similar edges are not part of the link graph in this version: "
+            "use gno_similar for semantic neighbours"
+        )
+    isolated = [all_docs[k] for k in sorted(all_docs) if k not in linked]
+    report = GraphReport(
+        hubs=[_ref(handle.name, k, projection.docs[k], degree) for k in top(degree)],
+        bridge_candidates=_bridges(handle.name, projection, communities.ids),
+        isolated=IsolatedNotes(
+            total=len(isolated), examples=[doc_uri(handle.name, d) for d in isolated[:REPORT_TOP]]
+        ),
+        unresolved_links=_unresolved(handle, collection, counts.unresolved),
+        edge_types=dict(counts.edge_types),
+        edge_confidence=dict(counts.confidence),
+        audit=GraphAudit(
+            resolved=counts.resolved,
+            ambiguous=counts.ambiguous,
+            unresolved=counts.unresolved,
+            external=counts.external,
+            pending=counts.pending,
+        ),
+        communities=[
+            Community(
+                id=cid,
+                size=len(members),
+                members=[
+                    doc_uri(handle.name, projection.docs[k])
+                    for k in top({m: degree.get(m, 0) for m in members}, COMMUNITY_MEMBERS)
+                ],
+            )
+            for cid, members in communities.listed[:COMMUNITIES_LISTED]
+        ],
+        total_communities=len(communities.listed),
+    )
+    meta = GraphMeta(
+        collection=collection,
+        node_limit=limits.limit,
+        edge_limit=limits.edge_limit,
+        total_nodes=projection.total_nodes,
+        total_edges=projection.total_edges,
+        total_edges_unresolved=counts.unresolved,
+        returned_nodes=len(nodes),
+        returned_edges=len(links),
+        truncated=projection.truncated,
+        linked_only=limits.linked_only,
+        included_similar=False,
+        similar_available=False,
+        similar_top_k=limits.similar_top_k,
+        warnings=warnings,
+    )
+    return GraphResult.model_validate(
+        {"nodes": nodes, "links": links, "report": report, "meta": meta}
+    )
+
+
+def doc_uri(index: str, doc: DocRef) -> str:
+    return make_uri(doc.collection, doc.rel_path, index)
+
+
+def _ref(index: str, key: Key, doc: DocRef, degree: dict[Key, int]) -> GraphNodeRef:
+    return GraphNodeRef(
+        id=make_docid(doc.source_hash),
+        uri=doc_uri(index, doc),
+        title=doc.title,
+        degree=degree.get(key, 0),
+    )
+
+
+def _bridges(
+    index: str, projection: Projection, community: dict[Key, str]
+) -> list[BridgeCandidate]:
+    return [
+        BridgeCandidate(
+            **_ref(index, k, projection.docs[k], projection.degree).model_dump(),
+            communities=span,
+        )
+        for k, span in bridges(projection, community)
+    ]
+
+
+def _unresolved(handle: IndexHandle, collection: str | None, total: int) -> UnresolvedLinks:
+    by_type: dict[str, int] = defaultdict(int)
+    for record in handle.index.links.unresolved(collection, limit=UNRESOLVED_SCAN):
+        by_type["markdown" if record.link.link_type == MARKDOWN else "wiki"] += 1
+    return UnresolvedLinks(total=total, by_type=dict(sorted(by_type.items())))
