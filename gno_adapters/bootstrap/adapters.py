@@ -25,6 +25,7 @@ from gno_core.ports import (
 )
 from gno_core.ports.changes import ChangeFeed
 from gno_core.ports.converters import DocumentConverter
+from gno_core.ports.refactors import RefactorCommit
 
 __all__ = ["Adapters", "ChosenModels", "build"]
 
@@ -60,6 +61,7 @@ class Adapters:
     generator: Generator | None = None
     converter: DocumentConverter | None = None
     changes: ChangeFeed | None = None
+    refactor_commit: RefactorCommit | None = None
 
 
 def build(adapters: Adapters) -> Gno:
@@ -80,4 +82,5 @@ def build(adapters: Adapters) -> Gno:
         generator=adapters.generator,
         converter=adapters.converter,
         changes=adapters.changes,
+        refactor_commit=adapters.refactor_commit,
     )

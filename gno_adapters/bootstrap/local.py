@@ -12,6 +12,7 @@ from gno_adapters.clock import SystemClock
 from gno_adapters.config import GnoPaths, YamlConfigRepository, resolve_paths
 from gno_adapters.files.lease import FileWriteLease
 from gno_adapters.files.notes import LocalNoteFiles
+from gno_adapters.files.refactor_commit import JournaledCommit
 from gno_adapters.sqlite import ApswIndexProvider
 from gno_core.errors import NotFoundError
 from gno_core.facade import Gno
@@ -271,5 +272,6 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
         generator=LazyGenerator(config, os.environ if env is None else env),
         converter=_LazyConverter(),
         changes=_LazyChangeFeed(),
+        refactor_commit=JournaledCommit(os.path.join(paths.data_dir, "refactor-journal")),
     )
     return build(adapters)

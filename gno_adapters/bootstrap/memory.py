@@ -19,6 +19,7 @@ from gno_adapters.inmemory.embedder import HashEmbedder
 from gno_adapters.inmemory.index import in_memory_index
 from gno_adapters.inmemory.lease import InMemoryWriteLease
 from gno_adapters.inmemory.notes import InMemoryNoteFiles
+from gno_adapters.inmemory.refactor_commit import InMemoryRefactorCommit
 from gno_adapters.inmemory.reranker import OverlapReranker
 from gno_adapters.inmemory.resident import FixedResidentProbe
 from gno_adapters.inmemory.tree import InMemorySourceTree
@@ -95,4 +96,5 @@ def in_memory(
         # Tests hand in their own bytes: converting in process is enough, and fast.
         converter=InProcessConverters(),
         changes=ManualFeed(),
+        refactor_commit=InMemoryRefactorCommit(tree),
     )

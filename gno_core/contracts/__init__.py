@@ -194,6 +194,8 @@ _WHERE: dict[str, str] = {
     "RecallReceipt": "gno_core.contracts.memory",
     "RecallResult": "gno_core.contracts.memory",
     "RecallRetrieval": "gno_core.contracts.memory",
+    "RefactorPreview": "gno_core.contracts.refactors",
+    "RefactorApplyResult": "gno_core.contracts.refactors",
     "ModelEntry": "gno_core.contracts.models_list",
     "ModelsList": "gno_core.contracts.models_list",
     "ConversionInfo": "gno_core.contracts.search",
@@ -313,6 +315,8 @@ _SCHEMA_NAMES: dict[str, tuple[str, str]] = {
     "ask": ("1.0", "AskResult"),
     "memory-recall": ("1.0", "RecallResult"),
     "memory-remember": ("1.0", "RememberResult"),
+    "file-refactor-preview": ("1.0", "RefactorPreview"),
+    "file-refactor-apply-result": ("1.0", "RefactorApplyResult"),
 }
 
 

@@ -11,7 +11,8 @@ its room's module (and its name into ``gno_core.surface.OPERATIONS`` when a tran
 - ``writes.py``: capture, folders, agent collection changes, clearing embeddings;
 - ``graph.py``: graph, neighbours, path, typed traversal;
 - ``evidence.py``: context, verify, section, query diagnose, ask;
-- ``memory.py``: recall, remember.
+- ``memory.py``: recall, remember;
+- ``refactors.py``: rename, move and duplicate a note without breaking links.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from gno_core.facade.graph import GraphCalls
 from gno_core.facade.indexing import IndexingCalls
 from gno_core.facade.memory import MemoryCalls
 from gno_core.facade.reads import ReadCalls
+from gno_core.facade.refactors import RefactorCalls
 from gno_core.facade.writes import WriteCalls
 
 __all__ = ["Gno"]
 
 
-class Gno(ReadCalls, IndexingCalls, WriteCalls, GraphCalls, EvidenceCalls, MemoryCalls):
+class Gno(ReadCalls, IndexingCalls, WriteCalls, GraphCalls, EvidenceCalls, MemoryCalls, RefactorCalls):
     """One index of gno and everything that can be done with it.
 
     Built by the composition root (``gno_adapters.bootstrap``); the index opens lazily on first

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from gno_core.memory.capability import Memory
     from gno_core.ports.changes import ChangeFeed
     from gno_core.ports.converters import DocumentConverter
+    from gno_core.ports.refactors import RefactorCommit
+    from gno_core.refactors.capability import Refactors
     from gno_core.retrieval.modes import Retrieval
     from gno_core.writes.service import Writes
 
@@ -67,6 +69,7 @@ class FacadeBase:
         generator: Generator | None = None,
         converter: DocumentConverter | None = None,
         changes: ChangeFeed | None = None,
+        refactor_commit: RefactorCommit | None = None,
     ) -> None:
         self.index_name = index_name
         self.handle = IndexHandle(
@@ -86,6 +89,7 @@ class FacadeBase:
         self._generator = generator
         self._converter = converter
         self._changes = changes
+        self._refactor_commit = refactor_commit
 
     @cached_property
     def documents(self) -> Documents:
@@ -169,6 +173,16 @@ class FacadeBase:
         from gno_core.memory.capability import Memory
 
         return Memory(self.handle, self._models, self._notes, self._frontmatter)
+
+    @cached_property
+    def refactors(self) -> Refactors:
+        """Rename, move, duplicate (a ``ValidationError`` without a multi-file commit)."""
+        from gno_core.refactors.capability import Refactors
+
+        if self._refactor_commit is None:
+            raise ValidationError("This gno has no multi-file commit to refactor with")
+        commit = self._refactor_commit
+        return Refactors(self.handle, self._notes, self._frontmatter, commit, lambda: self.documents)
 
     @cached_property
     def health(self) -> Health:

@@ -1,0 +1,267 @@
+"""``JournaledCommit``: several files changed as one all-or-nothing step on disk.
+
+Steps (each followed by the test hook with its name):
+
+1. ``checked`` - every file is compared with its expected SHA-256; ``CONFLICT`` with nothing
+   touched when one differs.
+2. ``journal`` - the journal (``<journal dir>/<id>.json``: every change, its temporary and backup
+   names, state ``prepared``) is written atomically and fsynced.
+3. ``stage:<i>`` - the new bytes of change ``i`` go to a hidden temporary file beside it
+   (``.gno-refactor-<id>-<i>.tmp``, fsynced); ``backup:<i>`` - a file being replaced or removed
+   gets a hard link ``.gno-refactor-<id>-<i>.bak`` to its current bytes.
+4. ``committing`` - the journal says so (with the folders step 3 created).
+5. ``apply:<i>`` - the temporary file is renamed over the file (a new file is linked in
+   exclusively), or the file is removed.
+6. ``committed`` - the journal says so; ``cleaned`` - backups and journal removed.
+
+A failure before ``committed`` rolls back: every backup is renamed over its file, new files
+are removed, temporary files and created folders go. ``recover`` does the same for a journal a
+killed process left (or, from ``committed`` on, only the cleaning). Every path is walked with
+``O_NOFOLLOW`` directory descriptors, so no step can be steered through a symlink."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from gno_adapters.files.notes import _segments, _walk_to
+from gno_core.errors import ConflictError, GnoError, RuntimeFailure
+from gno_core.ports.refactors import FileChange, RecoveryReport
+
+__all__ = ["JournaledCommit"]
+
+_PREFIX = ".gno-refactor-"
+_FOLDER_MODE = 0o755
+_NOTE_MODE = 0o644
+
+
+def _sha_at(folder: int, name: str) -> str | None:
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
+    except FileNotFoundError:
+        return None
+    digest = hashlib.sha256()
+    try:
+        while chunk := os.read(fd, 1 << 20):
+            digest.update(chunk)
+    finally:
+        os.close(fd)
+    return digest.hexdigest()
+
+
+@contextlib.contextmanager
+def _folder(root: str, rel_path: str) -> Iterator[tuple[int, str]]:
+    *folders, name = _segments(rel_path)
+    with _walk_to(root, folders, rel_path, create=False) as fd:
+        yield fd, name
+
+
+def _exists(folder: int, name: str) -> bool:
+    try:
+        os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+class JournaledCommit:
+    def __init__(self, journal_dir: str, hook: Callable[[str], None] | None = None) -> None:
+        self._dir = journal_dir
+        self._hook = hook or (lambda _step: None)
+
+    # -- journal ----------------------------------------------------------------------------
+
+    def _journal_path(self, journal_id: str) -> str:
+        return os.path.join(self._dir, f"{journal_id}.json")
+
+    def _write_journal(self, journal: dict[str, Any]) -> None:
+        os.makedirs(self._dir, mode=0o700, exist_ok=True)
+        path = self._journal_path(journal["id"])
+        temp = path + ".tmp"
+        with open(temp, "w", encoding="utf-8") as handle:
+            json.dump(journal, handle, sort_keys=True)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+        dir_fd = os.open(self._dir, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+    # -- commit -----------------------------------------------------------------------------
+
+    def commit(self, changes: Sequence[FileChange], journal_id: str) -> None:
+        for change in changes:
+            with _folder_or_none(change.root, change.rel_path) as found:
+                current = None if found is None else _sha_at(*found)
+            if current != change.before_sha256:
+                raise ConflictError(
+                    f"{change.rel_path} changed since the plan was made",
+                    details={"path": change.rel_path},
+                )
+        self._hook("checked")
+        journal: dict[str, Any] = {
+            "id": journal_id,
+            "state": "prepared",
+            "changes": [
+                {
+                    "root": c.root,
+                    "relPath": c.rel_path,
+                    "before": c.before_sha256,
+                    "after": None if c.after is None else hashlib.sha256(c.after).hexdigest(),
+                    "temp": f"{_PREFIX}{journal_id}-{i}.tmp",
+                    "backup": f"{_PREFIX}{journal_id}-{i}.bak",
+                }
+                for i, c in enumerate(changes)
+            ],
+            "createdFolders": [],
+        }
+        self._write_journal(journal)
+        self._hook("journal")
+        try:
+            for i, (change, entry) in enumerate(zip(changes, journal["changes"], strict=True)):
+                self._stage(change, entry, journal["createdFolders"])
+                self._hook(f"stage:{i}")
+            journal["state"] = "committing"
+            self._write_journal(journal)
+            self._hook("committing")
+            for i, entry in enumerate(journal["changes"]):
+                self._apply(entry)
+                self._hook(f"apply:{i}")
+            journal["state"] = "committed"
+            self._write_journal(journal)
+            self._hook("committed")
+        except (OSError, GnoError) as exc:
+            try:
+                self._rollback(journal)
+            except (OSError, GnoError) as again:
+                raise RuntimeFailure(
+                    f"Could not roll back after a failed commit ({again}); the journal "
+                    f"{journal_id} is kept and the next start finishes it",
+                    details={"code": "rollback_recovery_required", "journalId": journal_id},
+                ) from exc
+            raise RuntimeFailure(
+                f"The change was rolled back: {exc}",
+                details={"code": "failed_rolled_back", "journalId": journal_id},
+            ) from exc
+        self._clean(journal)
+        self._hook("cleaned")
+
+    def _stage(self, change: FileChange, entry: dict[str, Any], created: list[str]) -> None:
+        *folders, name = _segments(change.rel_path)
+        path = ""
+        for part in folders:  # missing folders of a new file, remembered for a rollback
+            path = f"{path}/{part}" if path else part
+            with _walk_to(change.root, _segments(path)[:-1], path, create=False) as parent:
+                try:
+                    os.mkdir(part, _FOLDER_MODE, dir_fd=parent)
+                    created.append(os.path.join(change.root, path))
+                except FileExistsError:
+                    pass
+        with _walk_to(change.root, folders, change.rel_path, create=False) as folder:
+            if change.after is not None:
+                flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+                fd = os.open(entry["temp"], flags, _NOTE_MODE, dir_fd=folder)
+                try:
+                    view = memoryview(change.after)
+                    while view:
+                        view = view[os.write(fd, view) :]
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            if change.before_sha256 is not None:
+                os.link(
+                    name, entry["backup"], src_dir_fd=folder, dst_dir_fd=folder,
+                    follow_symlinks=False,
+                )
+            os.fsync(folder)
+
+    def _apply(self, entry: dict[str, Any]) -> None:
+        with _folder(entry["root"], entry["relPath"]) as (folder, name):
+            if entry["after"] is None:
+                os.unlink(name, dir_fd=folder)
+            elif entry["before"] is None:
+                os.link(
+                    entry["temp"], name, src_dir_fd=folder, dst_dir_fd=folder,
+                    follow_symlinks=False,
+                )  # exclusive: a file that appeared meanwhile fails the commit
+                os.unlink(entry["temp"], dir_fd=folder)
+            else:
+                os.rename(entry["temp"], name, src_dir_fd=folder, dst_dir_fd=folder)
+            os.fsync(folder)
+
+    # -- rollback and recovery --------------------------------------------------------------
+
+    def _rollback(self, journal: dict[str, Any]) -> None:
+        for entry in reversed(journal["changes"]):
+            with _folder_or_none(entry["root"], entry["relPath"]) as found:
+                if found is None:
+                    continue
+                folder, name = found
+                backup_there = _exists(folder, entry["backup"])
+                if entry["before"] is None:
+                    if entry["after"] is not None and _sha_at(folder, name) == entry["after"]:
+                        os.unlink(name, dir_fd=folder)
+                elif backup_there:
+                    os.rename(entry["backup"], name, src_dir_fd=folder, dst_dir_fd=folder)
+                for leftover in (entry["temp"], entry["backup"]):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(leftover, dir_fd=folder)
+                os.fsync(folder)
+        for path in reversed(journal["createdFolders"]):
+            with contextlib.suppress(OSError):
+                os.rmdir(path)
+        self._forget(journal["id"])
+
+    def _clean(self, journal: dict[str, Any]) -> None:
+        for entry in journal["changes"]:
+            with _folder_or_none(entry["root"], entry["relPath"]) as found:
+                if found is None:
+                    continue
+                for leftover in (entry["temp"], entry["backup"]):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(leftover, dir_fd=found[0])
+        self._forget(journal["id"])
+
+    def _forget(self, journal_id: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self._journal_path(journal_id))
+
+    def recover(self) -> list[RecoveryReport]:
+        try:
+            names = sorted(n for n in os.listdir(self._dir) if n.endswith(".json"))
+        except FileNotFoundError:
+            return []
+        reports: list[RecoveryReport] = []
+        for name in names:
+            try:
+                with open(os.path.join(self._dir, name), encoding="utf-8") as handle:
+                    journal = json.load(handle)
+            except (OSError, ValueError):
+                continue  # a journal torn before its first rename never existed
+            if journal.get("state") == "committed":
+                self._clean(journal)
+                reports.append(RecoveryReport(journal["id"], "completed"))
+            else:
+                self._rollback(journal)
+                reports.append(RecoveryReport(journal["id"], "rolled_back"))
+        return reports
+
+
+@contextlib.contextmanager
+def _folder_or_none(root: str, rel_path: str) -> Iterator[tuple[int, str] | None]:
+    """``_folder``, or None when a folder on the way is missing."""
+    *folders, name = _segments(rel_path)
+    stack = contextlib.ExitStack()
+    try:
+        fd = stack.enter_context(_walk_to(root, folders, rel_path, create=False))
+    except FileNotFoundError:
+        yield None
+        return
+    with stack:
+        yield fd, name

@@ -1,0 +1,261 @@
+"""``Refactors``: rename, move and duplicate a note without breaking a link to it.
+
+Preview plans (``planner``) and answers with the content-free ``file-refactor-preview@1.0``.
+Apply plans again under the write lease, refuses anything but the exact digest of that plan
+(``stale_plan``: a file changed since the preview, or the digest is not this plan's), then
+commits the moved note and every rewrite as one all-or-nothing step (``RefactorCommit``, with
+its recovery journal) and converges the index afterwards: the index is not part of that step,
+so an index failure leaves the files committed and answers ``applied_with_sync_pending``.
+A journal a killed process left is finished (``recover``) before any refactor and any sync."""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Callable
+
+from gno_core.config import CollectionConfig
+from gno_core.contracts.refactors import (
+    DuplicateNoteRequest,
+    FilesystemOutcome,
+    IndexConvergence,
+    MoveNoteRequest,
+    RefactorApplyResult,
+    RefactorPreview,
+    RenameNoteRequest,
+)
+from gno_core.defaults import TOOL_WRITE_WAIT_SECONDS
+from gno_core.documents import Documents
+from gno_core.domain import IndexedDocument, SyncBatch
+from gno_core.errors import ConflictError, GnoError, InvalidPathError, ValidationError
+from gno_core.index_handle import IndexHandle
+from gno_core.indexing.ingest import build_document
+from gno_core.links.names import MARKDOWN_EXTENSIONS
+from gno_core.links.resolve import resolve_pending
+from gno_core.ports import FrontmatterParser, NoteFiles
+from gno_core.ports.refactors import RecoveryReport, RefactorCommit
+from gno_core.refactors.planner import Plan, Planner
+from gno_core.refactors.preview import to_preview
+from gno_core.refactors.text import apply_edits
+from gno_core.writes.capture import check_indexable, check_rel_path
+
+__all__ = ["Refactors"]
+
+Request = RenameNoteRequest | MoveNoteRequest | DuplicateNoteRequest
+#: Names tried for a duplicate without one: ``note-copy.md``, ``note-copy-2.md`` ...
+MAX_COPIES = 100
+
+
+class Refactors:
+    def __init__(
+        self,
+        handle: IndexHandle,
+        notes: NoteFiles,
+        parser: FrontmatterParser,
+        commit: RefactorCommit,
+        documents: Callable[[], Documents],
+    ) -> None:
+        self.handle = handle
+        self._notes = notes
+        self._parser = parser
+        self._commit = commit
+        self._documents = documents
+
+    def recover(self, lease_wait: float = TOOL_WRITE_WAIT_SECONDS) -> list[RecoveryReport]:
+        """Finish what a killed apply left (see the port), under the write lease."""
+        with self.handle.writing(lease_wait):
+            return self._commit.recover()
+
+    # -- planning ---------------------------------------------------------------------------
+
+    def _source(self, ref: str) -> tuple[CollectionConfig, str]:
+        with self._documents().resolved(ref) as found:
+            doc = found.document
+        return self.handle.collection(doc.collection), doc.rel_path
+
+    def _target(self, operation: str, collection: CollectionConfig, source: str, request: Request) -> str:
+        folder = posixpath.dirname(source)
+        if not isinstance(request, RenameNoteRequest) and request.folder_path is not None:
+            raw = request.folder_path.strip().strip("/")
+            folder = "" if raw in ("", ".") else check_rel_path(raw, "folderPath")
+        stem, ext = posixpath.splitext(posixpath.basename(source))
+        name = request.name
+        if name is None and isinstance(request, DuplicateNoteRequest):
+            for n in range(1, MAX_COPIES + 1):
+                candidate = f"{stem}-copy{'' if n == 1 else f'-{n}'}{ext}"
+                path = posixpath.join(folder, candidate) if folder else candidate
+                if not self._notes.exists(collection.path, path):
+                    return path
+            raise ValidationError(f"No free copy name for {source} after {MAX_COPIES} tries")
+        name = posixpath.basename(source) if name is None else check_rel_path(name, "name")
+        if "/" in name:
+            raise InvalidPathError(
+                "name is one file name; put folders in folderPath", details={"path": name}
+            )
+        if posixpath.splitext(name)[1].lower() not in MARKDOWN_EXTENSIONS:
+            name += ext
+        del operation
+        return posixpath.join(folder, name) if folder else name
+
+    def _plan(self, operation: str, request: Request) -> Plan:
+        collection, source = self._source(request.ref)
+        target = self._target(operation, collection, source, request)
+        config = self.handle.load_config()
+        index = self.handle.index
+        planner = Planner(config, index.documents, index.links, self._notes, self._parser)
+        plan = planner.plan(operation, collection, source, target)
+        try:
+            check_indexable(collection, target)
+        except InvalidPathError:
+            plan.block("unsafe_target")
+        return plan
+
+    def preview(self, operation: str, request: Request) -> RefactorPreview:
+        return to_preview(self._plan(operation, request), self.handle.name)
+
+    def preview_with_diff(self, operation: str, request: Request) -> tuple[RefactorPreview, list[str]]:
+        """The preview and a readable diff of every edited line (for a person, never on the
+        wire: it quotes the notes)."""
+        plan = self._plan(operation, request)
+        return to_preview(plan, self.handle.name), _diff(plan)
+
+    # -- applying ---------------------------------------------------------------------------
+
+    def apply(
+        self, operation: str, request: Request, *, lease_wait: float = TOOL_WRITE_WAIT_SECONDS
+    ) -> RefactorApplyResult:
+        digest = getattr(request, "plan_digest", None)
+        with self.handle.writing(lease_wait):
+            self._commit.recover()
+            plan = self._plan(operation, request)
+            preview = to_preview(plan, self.handle.name)
+            if digest is not None and preview.plan_digest != digest:
+                return _result(
+                    preview, "stale_plan", "stale_plan", "unchanged", "not_attempted", digest,
+                    "The plan changed since the preview (or the digest is not this plan's): "
+                    "preview again and apply the new digest",
+                )
+            if not preview.can_apply:
+                return _result(
+                    preview, "unsupported", preview.safety.blockers[0], "unchanged",
+                    "not_attempted", digest, "The plan is blocked: see the preview's safety",
+                )
+            journal_id = f"{preview.plan_digest[:16]}-{self.handle.clock.now_ns()}"
+            try:
+                self._commit.commit(plan.changes, journal_id)
+            except ConflictError as exc:
+                return _result(
+                    preview, "conflict", "stale_plan", "unchanged", "not_attempted", digest,
+                    exc.message,
+                )
+            except GnoError as exc:
+                stuck = exc.details.get("code") == "rollback_recovery_required"
+                return _result(
+                    preview,
+                    "failed_rolled_back",
+                    "rollback_recovery_required" if stuck else "filesystem_commit_failed",
+                    "recovery_required" if stuck else "rolled_back",
+                    "not_attempted",
+                    digest,
+                    exc.message,
+                    journal_id if stuck else None,
+                )
+            try:
+                self._converge(plan)
+            except GnoError as exc:
+                return _result(
+                    preview, "applied_with_sync_pending", "sync_pending", "committed", "pending",
+                    digest, exc.message, instruction="Run `gno update` to index the change",
+                )
+        return _result(preview, "applied", None, "committed", "converged", digest)
+
+    def run(
+        self, operation: str, request: RenameNoteRequest | MoveNoteRequest
+    ) -> RefactorPreview | RefactorApplyResult:
+        """``action: preview`` or ``apply`` of ``request``."""
+        if request.action == "apply":
+            return self.apply(operation, request)
+        return self.preview(operation, request)
+
+    def duplicate(self, request: DuplicateNoteRequest) -> RefactorApplyResult:
+        """A copy, planned and applied in one call (it adds a file and rewrites none)."""
+        return self.apply("duplicate", request)
+
+    def _converge(self, plan: Plan) -> None:
+        config = self.handle.load_config()
+        collections = {c.name: c for c in config.collections}
+        upserts: dict[str, list[IndexedDocument]] = defaultdict(list)
+        for change in plan.changes:
+            if change.after is None:
+                continue
+            collection = next(
+                (c for c in collections.values() if c.path == change.root), plan.collection
+            )
+            source, data = self._notes.read(
+                change.root, change.rel_path, config.ingest.max_file_bytes
+            )
+            upserts[collection.name].append(
+                build_document(collection, source, data, self._parser, config.chunking)
+            )
+        index = self.handle.index
+        for name in sorted(set(upserts) | {plan.collection.name}):
+            gone = (
+                (plan.source,)
+                if name == plan.collection.name and plan.operation != "duplicate"
+                else ()
+            )
+            index.ledger.apply_batch(SyncBatch(name, upserts=tuple(upserts[name]), deactivate=gone))
+        resolve_pending(index.links)
+
+
+def _result(
+    preview: RefactorPreview,
+    status: str,
+    reason: str | None,
+    filesystem: str,
+    convergence: str,
+    digest: str | None,
+    message: str | None = None,
+    journal_id: str | None = None,
+    instruction: str | None = None,
+) -> RefactorApplyResult:
+    return RefactorApplyResult(
+        status=status,  # type: ignore[arg-type]
+        plan_digest=digest or preview.plan_digest,
+        operation=preview.operation,
+        source=preview.source,
+        target=preview.target,
+        reason_code=reason,  # type: ignore[arg-type]
+        message=message,
+        filesystem=FilesystemOutcome(state=filesystem, recovery_journal_id=journal_id),  # type: ignore[arg-type]
+        index_convergence=IndexConvergence(state=convergence, recovery_instruction=instruction),  # type: ignore[arg-type]
+    )
+
+
+def _diff(plan: Plan) -> list[str]:
+    out: list[str] = []
+    edits_by_file: dict[tuple[str, str], list[tuple[int, str, str]]] = defaultdict(list)
+    for ref in plan.references:
+        if ref.edit is None:
+            continue
+        note = plan.notes[(ref.collection, ref.source_path)]
+        assert note.raw is not None
+        edits_by_file[(ref.collection, ref.edit.rel_path)].append(
+            (ref.edit.line, note.raw.lines[ref.edit.line - 1], "")
+        )
+    for (collection, rel_path), rows in sorted(edits_by_file.items()):
+        out.append(f"--- {collection}/{rel_path}")
+        out.append(f"+++ {collection}/{rel_path}")
+        note_edits = [r.edit for r in plan.references if r.edit and r.edit.rel_path == rel_path and r.collection == collection]
+        for line_no in sorted({row[0] for row in rows}):
+            old = next(row[1] for row in rows if row[0] == line_no)
+            on_line = list({(e.line, e.start_col): e for e in note_edits if e.line == line_no}.values())
+            from gno_core.refactors.text import RawText
+
+            new = apply_edits(RawText(False, (old,), ("",)), [
+                type(e)(e.rel_path, 1, e.start_col, e.end_col, e.replacement) for e in on_line
+            ]).decode("utf-8")
+            out.append(f"@@ line {line_no}")
+            out.append(f"-{old}")
+            out.append(f"+{new}")
+    return out

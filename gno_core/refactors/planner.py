@@ -1,0 +1,455 @@
+"""The refactor planner: which links name a note, how each is rewritten when the note moves,
+and whether the result is safe. Pure: it reads through the ports it is given and writes nothing.
+
+A reference is a link of an active note that resolves (``gno_core.links.resolve``, the rules
+sync uses) to the moved note. The planner reads every linking note from disk (never the index's
+mirror, whose lines differ from the file's), finds each reference again in the file, computes
+destination-only edit spans in the style of the link (``forms``), applies them in memory and
+resolves every reference of the edited text against the names the collection will have after
+the operation: each must resolve to the new path, alone. Anything else blocks the plan."""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from gno_core.config import CollectionConfig, GnoConfig
+from gno_core.domain import (
+    FRONTMATTER_RELATION,
+    WIKI,
+    DocRef,
+    ExtractedLink,
+    LinkTarget,
+    NameHit,
+    NameKey,
+)
+from gno_core.errors import GnoError, NotFoundError
+from gno_core.links.extract import extract_links
+from gno_core.links.names import document_names
+from gno_core.links.resolve import resolve_link
+from gno_core.ports import DocumentStore, FrontmatterParser, LinkStore, NoteFiles
+from gno_core.ports.refactors import FileChange
+from gno_core.refactors import forms
+from gno_core.refactors.text import Edit, RawText, apply_edits, decode_raw
+from gno_core.text.frontmatter import aliases, document_meta, split_frontmatter
+
+__all__ = ["Note", "Plan", "Planner", "Reference"]
+
+
+@dataclass(slots=True)
+class Reference:
+    """One examined link: where it is (``source_path`` before the operation, 1-based position
+    of the link there), where its edit lands, and its classification and reason code."""
+
+    collection: str
+    source_path: str
+    destination_path: str
+    line: int
+    column: int
+    end_column: int
+    link_type: str
+    form: str
+    classification: str
+    reason_code: str | None = None
+    edit: Edit | None = None
+    seq: int = -1
+
+
+@dataclass(slots=True)
+class Note:
+    """A note the plan reads: its bytes, their hash, its lines and links."""
+
+    collection: CollectionConfig
+    rel_path: str
+    data: bytes
+    sha256: str
+    raw: RawText | None
+    links: tuple[ExtractedLink, ...] = ()
+    names: tuple[NameKey, ...] = ()
+    stale: bool = False
+
+
+@dataclass(slots=True)
+class Plan:
+    operation: str
+    collection: CollectionConfig
+    source: str
+    target: str
+    references: list[Reference] = field(default_factory=list)
+    notes: dict[tuple[str, str], Note] = field(default_factory=dict)
+    blockers: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    changes: list[FileChange] = field(default_factory=list)
+    after: dict[tuple[str, str], bytes] = field(default_factory=dict)
+
+    def block(self, code: str) -> None:
+        if code not in self.blockers:
+            self.blockers.append(code)
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Planner:
+    def __init__(
+        self,
+        config: GnoConfig,
+        documents: DocumentStore,
+        links: LinkStore,
+        notes: NoteFiles,
+        parser: FrontmatterParser,
+    ) -> None:
+        self._config = config
+        self._documents = documents
+        self._links = links
+        self._notes = notes
+        self._parser = parser
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def _read(self, collection: CollectionConfig, rel_path: str, moved_to: str) -> Note:
+        source, data = self._notes.read(
+            collection.path, rel_path, self._config.ingest.max_file_bytes
+        )
+        del source
+        sha = _sha(data)
+        stored = self._documents.get_document(collection.name, rel_path)
+        note = Note(collection, rel_path, data, sha, decode_raw(data))
+        note.stale = stored is None or stored.source_hash != sha
+        if note.raw is not None:
+            text = note.raw.extraction_text
+            yaml, body = split_frontmatter(text)
+            front: dict[str, object] = {}
+            if yaml is not None:
+                try:
+                    front = dict(self._parser.parse(yaml))
+                except GnoError:
+                    front = {}
+            body_line = text.count("\n", 0, len(text) - len(body)) + 1
+            note.links = extract_links(text, moved_to, front, body_line)
+            stem = posixpath.splitext(posixpath.basename(moved_to))[0]
+            meta = document_meta(front, body, stem)
+            note.names = document_names(moved_to, meta.title, aliases(front))
+        return note
+
+    def _collection(self, name: str) -> CollectionConfig | None:
+        return next((c for c in self._config.collections if c.name == name), None)
+
+    # -- planning ---------------------------------------------------------------------------
+
+    def plan(self, operation: str, collection: CollectionConfig, source: str, target: str) -> Plan:
+        plan = Plan(operation, collection, source, target)
+        if self._documents.get_document(collection.name, source) is None:
+            raise NotFoundError(f"Document not found: {collection.name}/{source}")
+        moved = self._read(collection, source, target)
+        before = self._read(collection, source, source)
+        plan.notes[(collection.name, source)] = moved
+        if moved.stale:
+            plan.block("sync_pending")
+        if target == source:
+            plan.block("destination_unchanged")
+        elif self._notes.exists(collection.path, target) or (
+            self._documents.get_document(collection.name, target) is not None
+        ):
+            plan.block("occupied_target")
+        self._check_names(plan, before.names, moved.names)
+        referrers = self._referrers(plan)
+        candidates = [(moved, link) for link in before.links]
+        for note in referrers:
+            candidates.extend((note, link) for link in note.links)
+        hits = self._hits(candidates, {k.key for k in before.names}, plan)
+        for note, link in candidates:
+            self._examine(plan, note, link, hits, before)
+        self._verify(plan, before.names, moved.names)
+        self._changes(plan, moved)
+        return plan
+
+    def _check_names(
+        self, plan: Plan, before: tuple[NameKey, ...], after: tuple[NameKey, ...]
+    ) -> None:
+        """A new file name or hierarchy name another note already has would make every link
+        to either ambiguous: refused."""
+        gained = [k for k in after if k.kind in ("stem", "dendron") and k not in before]
+        if plan.operation == "duplicate":
+            gained = [k for k in after if k.kind in ("stem", "dendron")]
+        if not gained:
+            return
+        for hit in self._links.candidates(plan.collection.name, sorted({k.key for k in gained})):
+            if hit.kind in ("stem", "dendron") and (
+                plan.operation == "duplicate" or hit.document.rel_path != plan.source
+            ):
+                plan.block("duplicate_basename_ambiguity")
+                plan.warnings.append(
+                    f"{hit.document.collection}/{hit.document.rel_path} is also named "
+                    f"{hit.key!r} ({hit.kind})"
+                )
+
+    def _referrers(self, plan: Plan) -> list[Note]:
+        seen: set[tuple[str, str]] = set()
+        notes: list[Note] = []
+        for record in self._links.incoming(plan.collection.name, plan.source):
+            key = (record.source.collection, record.source.rel_path)
+            if key in seen or record.source.rel_path == plan.source and (
+                record.source.collection == plan.collection.name
+            ):
+                continue
+            seen.add(key)
+            collection = self._collection(record.source.collection)
+            if collection is None:
+                continue
+            note = self._read(collection, record.source.rel_path, record.source.rel_path)
+            if note.stale:
+                plan.block("sync_pending")
+            if note.raw is None:
+                plan.block("unicode_normalization_mismatch")
+            plan.notes[key] = note
+            notes.append(note)
+        return notes
+
+    def _hits(
+        self, candidates: list[tuple[Note, ExtractedLink]], names: set[str], plan: Plan
+    ) -> dict[str, dict[str, list[NameHit]]]:
+        """Names carried by active notes, per scope collection, for the keys of every link that
+        could name the note."""
+        keys: dict[str, set[str]] = defaultdict(set)
+        for note, link in candidates:
+            if names.intersection(link.keys):
+                keys[link.target_collection or note.collection.name].update(link.keys)
+        out: dict[str, dict[str, list[NameHit]]] = {}
+        for scope, wanted in keys.items():
+            per_key: dict[str, list[NameHit]] = defaultdict(list)
+            for hit in self._links.candidates(scope, sorted(wanted)):
+                per_key[hit.key].append(hit)
+            out[scope] = per_key
+        return out
+
+    def _resolve(
+        self, note: Note, link: ExtractedLink, hits: dict[str, dict[str, list[NameHit]]]
+    ) -> tuple[LinkTarget, ...]:
+        scope = link.target_collection or note.collection.name
+        per_key = hits.get(scope, {})
+        found = [h for key in link.keys for h in per_key.get(key, ())]
+        return resolve_link(link, DocRef(note.collection.name, note.rel_path), found)
+
+    def _examine(
+        self,
+        plan: Plan,
+        note: Note,
+        link: ExtractedLink,
+        hits: dict[str, dict[str, list[NameHit]]],
+        before: Note,
+    ) -> None:
+        is_moved = note.rel_path == plan.source and note.collection.name == plan.collection.name
+        names = {k.key for k in before.names}
+        targets = self._resolve(note, link, hits) if names.intersection(link.keys) else ()
+        points_here = any(
+            t.document.rel_path == plan.source and t.document.collection == plan.collection.name
+            for t in targets
+        )
+        if link.external or not (points_here or (is_moved and link.link_type != WIKI)):
+            return
+        destination = plan.target if is_moved else note.rel_path
+        ref = Reference(
+            collection=note.collection.name,
+            source_path=note.rel_path,
+            destination_path=destination,
+            line=link.start_line,
+            column=link.start_col,
+            end_column=link.end_col,
+            link_type=link.link_type,
+            form=_form(link),
+            classification="unchanged",
+            seq=link.seq if points_here else -1,
+        )
+        plan.references.append(ref)
+        if points_here and len(targets) > 1:
+            ref.classification, ref.reason_code = "ambiguous", "ambiguous_resolution"
+            plan.block("ambiguous_resolution")
+            return
+        if plan.operation == "duplicate" and not is_moved:
+            return  # links keep naming the original; _verify checks they still do
+        assert note.raw is not None
+        site, reason, new = self._rewrite(plan, note, link, destination, points_here)
+        if site is None:
+            if new == "unsupported":
+                ref.classification, ref.reason_code = "unsupported", reason
+                plan.block(reason or "unsupported_syntax")
+            return
+        line_index, found = site
+        if new is None:
+            ref.classification, ref.reason_code = "invalid", "unsafe_target"
+            plan.block("unsafe_target")
+            return
+        ref.reason_code = reason
+        if new == found.text:
+            return
+        ref.classification = "rewriteable"
+        ref.edit = Edit(destination, line_index + 1, found.start + 1, found.end, new)
+
+    def _rewrite(
+        self, plan: Plan, note: Note, link: ExtractedLink, destination: str, points_here: bool
+    ) -> tuple[tuple[int, forms.Site] | None, str | None, str | None]:
+        """(line index and site, reason code, new text) of one reference; no site and
+        ``"unsupported"`` when the link's form cannot be rewritten, no site and None when it
+        needs no rewrite (it names the note by title or alias)."""
+        assert note.raw is not None
+        index = link.start_line - 1
+        line = note.raw.lines[index]
+        if link.link_type == WIKI:
+            if not points_here:
+                return None, None, None
+            if link.edge_source == FRONTMATTER_RELATION:
+                sites = forms.frontmatter_sites(line)
+            else:
+                sites = forms.wiki_sites(line, link.start_col - 1, link.end_col, link.embed)
+            for site in sites:
+                new = forms.rename_wiki(site.text, plan.source, plan.target)
+                if new is not None:
+                    return (index, site), None, new
+            if link.edge_source == FRONTMATTER_RELATION and not sites:
+                return None, "unsupported_syntax", "unsupported"
+            return None, None, None  # by title or alias: unchanged
+        if link.target_collection is not None:
+            return None, "unsupported_syntax", "unsupported"  # gno:// URIs
+        reason: str | None = None
+        found = forms.markdown_sites(line, link.start_col - 1, link.end_col)
+        site: tuple[int, forms.Site] | None = (index, found[0]) if found else None
+        if site is None:
+            label = forms.reference_label(line, link.start_col - 1, link.end_col)
+            site = forms.definition_site(note.raw.lines, label)
+            reason = "reference_definition_site"
+            if site is None:
+                return None, "malformed_syntax", "unsupported"
+        new = forms.relocate_markdown(
+            site[1], note.rel_path, destination, plan.source, plan.target
+        )
+        moved_folder = posixpath.dirname(note.rel_path) != posixpath.dirname(destination)
+        if reason is None and (moved_folder or posixpath.dirname(plan.source) != posixpath.dirname(
+            plan.target
+        )) and not site[1].text.startswith("/"):
+            reason = "relative_path_recalculated"
+        return site, reason, new
+
+    def _verify(
+        self, plan: Plan, before: tuple[NameKey, ...], after: tuple[NameKey, ...]
+    ) -> None:
+        """Apply each note's edits in memory, extract its links again and resolve every
+        reference against the names of the collection after the operation."""
+        by_note: dict[tuple[str, str], list[Reference]] = defaultdict(list)
+        for ref in plan.references:
+            by_note[(ref.collection, ref.source_path)].append(ref)
+        new_doc = DocRef(plan.collection.name, plan.target)
+        for key, refs in by_note.items():
+            note = plan.notes[key]
+            if note.raw is None:
+                continue
+            edits = _unique_edits(r.edit for r in refs)
+            data = apply_edits(note.raw, edits) if edits else note.data
+            destination = refs[0].destination_path
+            plan.after[key] = data
+            watched = {r.seq for r in refs if r.seq >= 0}
+            if not watched:
+                continue
+            raw = decode_raw(data)
+            assert raw is not None
+            relocated = Note(note.collection, destination, data, "", raw)
+            relocated.links = extract_links(
+                raw.extraction_text, destination, *self._front(raw.extraction_text)
+            )
+            if len(relocated.links) != len(note.links):
+                plan.block("malformed_syntax")
+                continue
+            links = [relocated.links[seq] for seq in sorted(watched)]
+            hits = self._after_hits(plan, relocated, links, before, after)
+            for ref in refs:
+                if ref.seq < 0:
+                    continue
+                targets = self._resolve(relocated, relocated.links[ref.seq], hits)
+                want = new_doc if plan.operation != "duplicate" else DocRef(
+                    plan.collection.name, plan.source
+                )
+                if is_moved_ref(ref, plan) and plan.operation == "duplicate":
+                    want = new_doc
+                if [(t.document.collection, t.document.rel_path) for t in targets] != [
+                    (want.collection, want.rel_path)
+                ]:
+                    code = (
+                        "duplicate_basename_ambiguity" if len(targets) > 1 else "ambiguous_resolution"
+                    )
+                    ref.classification, ref.reason_code = "ambiguous", code
+                    plan.block(code)
+
+    def _front(self, text: str) -> tuple[dict[str, object], int]:
+        yaml, body = split_frontmatter(text)
+        front: dict[str, object] = {}
+        if yaml is not None:
+            try:
+                front = dict(self._parser.parse(yaml))
+            except GnoError:
+                front = {}
+        return front, text.count("\n", 0, len(text) - len(body)) + 1
+
+    def _after_hits(
+        self,
+        plan: Plan,
+        note: Note,
+        links: list[ExtractedLink],
+        before: tuple[NameKey, ...],
+        after: tuple[NameKey, ...],
+    ) -> dict[str, dict[str, list[NameHit]]]:
+        keys: dict[str, set[str]] = defaultdict(set)
+        for link in links:
+            keys[link.target_collection or note.collection.name].update(link.keys)
+        out: dict[str, dict[str, list[NameHit]]] = {}
+        source = (plan.collection.name, plan.source)
+        for scope, wanted in keys.items():
+            per_key: dict[str, list[NameHit]] = defaultdict(list)
+            for hit in self._links.candidates(scope, sorted(wanted)):
+                if (hit.document.collection, hit.document.rel_path) == source and (
+                    plan.operation != "duplicate"
+                ):
+                    continue
+                per_key[hit.key].append(hit)
+            if scope == plan.collection.name:
+                doc = DocRef(plan.collection.name, plan.target)
+                for name in after:
+                    if name.key in wanted:
+                        per_key[name.key].append(NameHit(doc, name.kind, name.key))
+            out[scope] = per_key
+        del before
+        return out
+
+    def _changes(self, plan: Plan, moved: Note) -> None:
+        root = plan.collection.path
+        key = (plan.collection.name, plan.source)
+        plan.changes.append(FileChange(root, plan.target, None, plan.after.get(key, moved.data)))
+        if plan.operation != "duplicate":
+            plan.changes.append(FileChange(root, plan.source, moved.sha256, None))
+        for (collection, rel_path), data in sorted(plan.after.items()):
+            if (collection, rel_path) == key:
+                continue
+            note = plan.notes[(collection, rel_path)]
+            if data != note.data:
+                plan.changes.append(
+                    FileChange(note.collection.path, rel_path, note.sha256, data)
+                )
+
+
+def is_moved_ref(ref: Reference, plan: Plan) -> bool:
+    return ref.collection == plan.collection.name and ref.source_path == plan.source
+
+
+def _unique_edits(edits: Iterable[Edit | None]) -> list[Edit]:
+    return list({(e.line, e.start_col): e for e in edits if e is not None}.values())
+
+
+def _form(link: ExtractedLink) -> str:
+    if link.edge_source == FRONTMATTER_RELATION:
+        return "frontmatter"
+    if link.link_type == WIKI:
+        return "embed" if link.embed else "wiki"
+    return "image" if link.embed else "markdown"
