@@ -176,7 +176,10 @@ class JournaledCommit:
                     os.close(fd)
             if change.before_sha256 is not None:
                 os.link(
-                    name, entry["backup"], src_dir_fd=folder, dst_dir_fd=folder,
+                    name,
+                    entry["backup"],
+                    src_dir_fd=folder,
+                    dst_dir_fd=folder,
                     follow_symlinks=False,
                 )
             os.fsync(folder)
@@ -187,7 +190,10 @@ class JournaledCommit:
                 os.unlink(name, dir_fd=folder)
             elif entry["before"] is None:
                 os.link(
-                    entry["temp"], name, src_dir_fd=folder, dst_dir_fd=folder,
+                    entry["temp"],
+                    name,
+                    src_dir_fd=folder,
+                    dst_dir_fd=folder,
                     follow_symlinks=False,
                 )  # exclusive: a file that appeared meanwhile fails the commit
                 os.unlink(entry["temp"], dir_fd=folder)

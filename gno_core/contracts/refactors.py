@@ -13,7 +13,9 @@ from gno_core.contracts.base import WireModel
 from gno_core.contracts.requests import Request
 
 Operation = Literal["rename", "move", "duplicate"]
-Classification = Literal["rewriteable", "unchanged", "ambiguous", "unsupported", "malformed", "invalid"]
+Classification = Literal[
+    "rewriteable", "unchanged", "ambiguous", "unsupported", "malformed", "invalid"
+]
 ReasonCode = Literal[
     "ambiguous_resolution",
     "unsupported_syntax",
@@ -183,8 +185,8 @@ class _Confirmed(Request):
         if self.action == "apply":
             if not all(given) or self.confirm is not True:
                 raise ValueError(
-                    "apply needs schemaVersion \"1.0\", the preview's planDigest, "
-                    "confirmation \"apply\" and confirm: true"
+                    'apply needs schemaVersion "1.0", the preview\'s planDigest, '
+                    'confirmation "apply" and confirm: true'
                 )
         elif any(given):
             raise ValueError("schemaVersion, planDigest, confirmation and confirm are for apply")

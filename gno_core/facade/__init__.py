@@ -28,7 +28,9 @@ from gno_core.facade.writes import WriteCalls
 __all__ = ["Gno"]
 
 
-class Gno(ReadCalls, IndexingCalls, WriteCalls, GraphCalls, EvidenceCalls, MemoryCalls, RefactorCalls):
+class Gno(
+    ReadCalls, IndexingCalls, WriteCalls, GraphCalls, EvidenceCalls, MemoryCalls, RefactorCalls
+):
     """One index of gno and everything that can be done with it.
 
     Built by the composition root (``gno_adapters.bootstrap``); the index opens lazily on first

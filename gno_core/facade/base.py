@@ -182,7 +182,9 @@ class FacadeBase:
         if self._refactor_commit is None:
             raise ValidationError("This gno has no multi-file commit to refactor with")
         commit = self._refactor_commit
-        return Refactors(self.handle, self._notes, self._frontmatter, commit, lambda: self.documents)
+        return Refactors(
+            self.handle, self._notes, self._frontmatter, commit, lambda: self.documents
+        )
 
     @cached_property
     def health(self) -> Health:

@@ -34,9 +34,10 @@ from gno_core.links.names import MARKDOWN_EXTENSIONS
 from gno_core.links.resolve import resolve_pending
 from gno_core.ports import FrontmatterParser, NoteFiles
 from gno_core.ports.refactors import RecoveryReport, RefactorCommit
-from gno_core.refactors.planner import Plan, Planner
+from gno_core.refactors.model import Plan
+from gno_core.refactors.planner import Planner
 from gno_core.refactors.preview import to_preview
-from gno_core.refactors.text import apply_edits
+from gno_core.refactors.text import Edit, RawText, apply_edits
 from gno_core.writes.capture import check_indexable, check_rel_path
 
 __all__ = ["Refactors"]
@@ -73,7 +74,9 @@ class Refactors:
             doc = found.document
         return self.handle.collection(doc.collection), doc.rel_path
 
-    def _target(self, operation: str, collection: CollectionConfig, source: str, request: Request) -> str:
+    def _target(
+        self, operation: str, collection: CollectionConfig, source: str, request: Request
+    ) -> str:
         folder = posixpath.dirname(source)
         if not isinstance(request, RenameNoteRequest) and request.folder_path is not None:
             raw = request.folder_path.strip().strip("/")
@@ -113,7 +116,9 @@ class Refactors:
     def preview(self, operation: str, request: Request) -> RefactorPreview:
         return to_preview(self._plan(operation, request), self.handle.name)
 
-    def preview_with_diff(self, operation: str, request: Request) -> tuple[RefactorPreview, list[str]]:
+    def preview_with_diff(
+        self, operation: str, request: Request
+    ) -> tuple[RefactorPreview, list[str]]:
         """The preview and a readable diff of every edited line (for a person, never on the
         wire: it quotes the notes)."""
         plan = self._plan(operation, request)
@@ -131,21 +136,36 @@ class Refactors:
             preview = to_preview(plan, self.handle.name)
             if digest is not None and preview.plan_digest != digest:
                 return _result(
-                    preview, "stale_plan", "stale_plan", "unchanged", "not_attempted", digest,
+                    preview,
+                    "stale_plan",
+                    "stale_plan",
+                    "unchanged",
+                    "not_attempted",
+                    digest,
                     "The plan changed since the preview (or the digest is not this plan's): "
                     "preview again and apply the new digest",
                 )
             if not preview.can_apply:
                 return _result(
-                    preview, "unsupported", preview.safety.blockers[0], "unchanged",
-                    "not_attempted", digest, "The plan is blocked: see the preview's safety",
+                    preview,
+                    "unsupported",
+                    preview.safety.blockers[0],
+                    "unchanged",
+                    "not_attempted",
+                    digest,
+                    "The plan is blocked: see the preview's safety",
                 )
             journal_id = f"{preview.plan_digest[:16]}-{self.handle.clock.now_ns()}"
             try:
                 self._commit.commit(plan.changes, journal_id)
             except ConflictError as exc:
                 return _result(
-                    preview, "conflict", "stale_plan", "unchanged", "not_attempted", digest,
+                    preview,
+                    "conflict",
+                    "stale_plan",
+                    "unchanged",
+                    "not_attempted",
+                    digest,
                     exc.message,
                 )
             except GnoError as exc:
@@ -164,8 +184,14 @@ class Refactors:
                 self._converge(plan)
             except GnoError as exc:
                 return _result(
-                    preview, "applied_with_sync_pending", "sync_pending", "committed", "pending",
-                    digest, exc.message, instruction="Run `gno update` to index the change",
+                    preview,
+                    "applied_with_sync_pending",
+                    "sync_pending",
+                    "committed",
+                    "pending",
+                    digest,
+                    exc.message,
+                    instruction="Run `gno update` to index the change",
                 )
         return _result(preview, "applied", None, "committed", "converged", digest)
 
@@ -220,42 +246,39 @@ def _result(
     instruction: str | None = None,
 ) -> RefactorApplyResult:
     return RefactorApplyResult(
-        status=status,  # type: ignore[arg-type]
+        status=status,
         plan_digest=digest or preview.plan_digest,
         operation=preview.operation,
         source=preview.source,
         target=preview.target,
-        reason_code=reason,  # type: ignore[arg-type]
+        reason_code=reason,
         message=message,
-        filesystem=FilesystemOutcome(state=filesystem, recovery_journal_id=journal_id),  # type: ignore[arg-type]
-        index_convergence=IndexConvergence(state=convergence, recovery_instruction=instruction),  # type: ignore[arg-type]
+        filesystem=FilesystemOutcome(state=filesystem, recovery_journal_id=journal_id),
+        index_convergence=IndexConvergence(state=convergence, recovery_instruction=instruction),
     )
 
 
 def _diff(plan: Plan) -> list[str]:
-    out: list[str] = []
-    edits_by_file: dict[tuple[str, str], list[tuple[int, str, str]]] = defaultdict(list)
+    """``--- file`` / ``+++ file`` and, per edited line, the line before and after."""
+    by_line: dict[tuple[str, str], dict[int, list[Edit]]] = defaultdict(lambda: defaultdict(list))
+    before: dict[tuple[str, str, int], str] = {}
     for ref in plan.references:
-        if ref.edit is None:
+        edit = ref.edit
+        if edit is None:
             continue
-        note = plan.notes[(ref.collection, ref.source_path)]
-        assert note.raw is not None
-        edits_by_file[(ref.collection, ref.edit.rel_path)].append(
-            (ref.edit.line, note.raw.lines[ref.edit.line - 1], "")
-        )
-    for (collection, rel_path), rows in sorted(edits_by_file.items()):
-        out.append(f"--- {collection}/{rel_path}")
-        out.append(f"+++ {collection}/{rel_path}")
-        note_edits = [r.edit for r in plan.references if r.edit and r.edit.rel_path == rel_path and r.collection == collection]
-        for line_no in sorted({row[0] for row in rows}):
-            old = next(row[1] for row in rows if row[0] == line_no)
-            on_line = list({(e.line, e.start_col): e for e in note_edits if e.line == line_no}.values())
-            from gno_core.refactors.text import RawText
-
-            new = apply_edits(RawText(False, (old,), ("",)), [
-                type(e)(e.rel_path, 1, e.start_col, e.end_col, e.replacement) for e in on_line
-            ]).decode("utf-8")
-            out.append(f"@@ line {line_no}")
-            out.append(f"-{old}")
-            out.append(f"+{new}")
+        raw = plan.notes[(ref.collection, ref.source_path)].raw
+        assert raw is not None
+        on_line = by_line[(ref.collection, edit.rel_path)][edit.line]
+        if all(e.start_col != edit.start_col for e in on_line):
+            on_line.append(edit)
+        before[(ref.collection, edit.rel_path, edit.line)] = raw.lines[edit.line - 1]
+    out: list[str] = []
+    for (collection, rel_path), lines in sorted(by_line.items()):
+        out += [f"--- {collection}/{rel_path}", f"+++ {collection}/{rel_path}"]
+        for number, edits in sorted(lines.items()):
+            old = before[(collection, rel_path, number)]
+            one = RawText(False, (old,), ("",))
+            moved = [Edit(e.rel_path, 1, e.start_col, e.end_col, e.replacement) for e in edits]
+            new = apply_edits(one, moved).decode("utf-8")
+            out += [f"@@ line {number}", f"-{old}", f"+{new}"]
     return out

@@ -96,10 +96,7 @@ def reference_label(line: str, start: int, end: int) -> str:
     """The label a reference-style link ``[text][label]``, ``[label][]`` or ``[label]`` uses."""
     span = line[start:end].lstrip("!")
     cut = span.rfind("][")
-    if cut >= 0:
-        label = span[cut + 2 : -1] or span[1:cut]
-    else:
-        label = span[1:-1]
+    label = (span[cut + 2 : -1] or span[1:cut]) if cut >= 0 else span[1:-1]
     return " ".join(label.split()).casefold()
 
 

@@ -14,7 +14,6 @@ import hashlib
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.domain import (
@@ -33,61 +32,11 @@ from gno_core.links.resolve import resolve_link
 from gno_core.ports import DocumentStore, FrontmatterParser, LinkStore, NoteFiles
 from gno_core.ports.refactors import FileChange
 from gno_core.refactors import forms
-from gno_core.refactors.text import Edit, RawText, apply_edits, decode_raw
+from gno_core.refactors.model import Note, Plan, Reference
+from gno_core.refactors.text import Edit, apply_edits, decode_raw
 from gno_core.text.frontmatter import aliases, document_meta, split_frontmatter
 
-__all__ = ["Note", "Plan", "Planner", "Reference"]
-
-
-@dataclass(slots=True)
-class Reference:
-    """One examined link: where it is (``source_path`` before the operation, 1-based position
-    of the link there), where its edit lands, and its classification and reason code."""
-
-    collection: str
-    source_path: str
-    destination_path: str
-    line: int
-    column: int
-    end_column: int
-    link_type: str
-    form: str
-    classification: str
-    reason_code: str | None = None
-    edit: Edit | None = None
-    seq: int = -1
-
-
-@dataclass(slots=True)
-class Note:
-    """A note the plan reads: its bytes, their hash, its lines and links."""
-
-    collection: CollectionConfig
-    rel_path: str
-    data: bytes
-    sha256: str
-    raw: RawText | None
-    links: tuple[ExtractedLink, ...] = ()
-    names: tuple[NameKey, ...] = ()
-    stale: bool = False
-
-
-@dataclass(slots=True)
-class Plan:
-    operation: str
-    collection: CollectionConfig
-    source: str
-    target: str
-    references: list[Reference] = field(default_factory=list)
-    notes: dict[tuple[str, str], Note] = field(default_factory=dict)
-    blockers: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    changes: list[FileChange] = field(default_factory=list)
-    after: dict[tuple[str, str], bytes] = field(default_factory=dict)
-
-    def block(self, code: str) -> None:
-        if code not in self.blockers:
-            self.blockers.append(code)
+__all__ = ["Planner"]
 
 
 def _sha(data: bytes) -> str:
@@ -122,17 +71,10 @@ class Planner:
         note.stale = stored is None or stored.source_hash != sha
         if note.raw is not None:
             text = note.raw.extraction_text
-            yaml, body = split_frontmatter(text)
-            front: dict[str, object] = {}
-            if yaml is not None:
-                try:
-                    front = dict(self._parser.parse(yaml))
-                except GnoError:
-                    front = {}
-            body_line = text.count("\n", 0, len(text) - len(body)) + 1
+            front, body_line = self._front(text)
             note.links = extract_links(text, moved_to, front, body_line)
             stem = posixpath.splitext(posixpath.basename(moved_to))[0]
-            meta = document_meta(front, body, stem)
+            meta = document_meta(front, split_frontmatter(text)[1], stem)
             note.names = document_names(moved_to, meta.title, aliases(front))
         return note
 
@@ -193,8 +135,9 @@ class Planner:
         notes: list[Note] = []
         for record in self._links.incoming(plan.collection.name, plan.source):
             key = (record.source.collection, record.source.rel_path)
-            if key in seen or record.source.rel_path == plan.source and (
-                record.source.collection == plan.collection.name
+            if key in seen or (
+                record.source.rel_path == plan.source
+                and (record.source.collection == plan.collection.name)
             ):
                 continue
             seen.add(key)
@@ -306,10 +249,10 @@ class Planner:
                 sites = forms.frontmatter_sites(line)
             else:
                 sites = forms.wiki_sites(line, link.start_col - 1, link.end_col, link.embed)
-            for site in sites:
-                new = forms.rename_wiki(site.text, plan.source, plan.target)
+            for found_site in sites:
+                new = forms.rename_wiki(found_site.text, plan.source, plan.target)
                 if new is not None:
-                    return (index, site), None, new
+                    return (index, found_site), None, new
             if link.edge_source == FRONTMATTER_RELATION and not sites:
                 return None, "unsupported_syntax", "unsupported"
             return None, None, None  # by title or alias: unchanged
@@ -324,19 +267,17 @@ class Planner:
             reason = "reference_definition_site"
             if site is None:
                 return None, "malformed_syntax", "unsupported"
-        new = forms.relocate_markdown(
-            site[1], note.rel_path, destination, plan.source, plan.target
-        )
+        new = forms.relocate_markdown(site[1], note.rel_path, destination, plan.source, plan.target)
         moved_folder = posixpath.dirname(note.rel_path) != posixpath.dirname(destination)
-        if reason is None and (moved_folder or posixpath.dirname(plan.source) != posixpath.dirname(
-            plan.target
-        )) and not site[1].text.startswith("/"):
+        if (
+            reason is None
+            and (moved_folder or posixpath.dirname(plan.source) != posixpath.dirname(plan.target))
+            and not site[1].text.startswith("/")
+        ):
             reason = "relative_path_recalculated"
         return site, reason, new
 
-    def _verify(
-        self, plan: Plan, before: tuple[NameKey, ...], after: tuple[NameKey, ...]
-    ) -> None:
+    def _verify(self, plan: Plan, before: tuple[NameKey, ...], after: tuple[NameKey, ...]) -> None:
         """Apply each note's edits in memory, extract its links again and resolve every
         reference against the names of the collection after the operation."""
         by_note: dict[tuple[str, str], list[Reference]] = defaultdict(list)
@@ -369,16 +310,17 @@ class Planner:
                 if ref.seq < 0:
                     continue
                 targets = self._resolve(relocated, relocated.links[ref.seq], hits)
-                want = new_doc if plan.operation != "duplicate" else DocRef(
-                    plan.collection.name, plan.source
-                )
-                if is_moved_ref(ref, plan) and plan.operation == "duplicate":
-                    want = new_doc
+                # A copy's links to itself name the copy; every other link keeps its target.
+                want = new_doc
+                if plan.operation == "duplicate" and not _in_moved(ref, plan):
+                    want = DocRef(plan.collection.name, plan.source)
                 if [(t.document.collection, t.document.rel_path) for t in targets] != [
                     (want.collection, want.rel_path)
                 ]:
                     code = (
-                        "duplicate_basename_ambiguity" if len(targets) > 1 else "ambiguous_resolution"
+                        "duplicate_basename_ambiguity"
+                        if len(targets) > 1
+                        else "ambiguous_resolution"
                     )
                     ref.classification, ref.reason_code = "ambiguous", code
                     plan.block(code)
@@ -434,12 +376,10 @@ class Planner:
                 continue
             note = plan.notes[(collection, rel_path)]
             if data != note.data:
-                plan.changes.append(
-                    FileChange(note.collection.path, rel_path, note.sha256, data)
-                )
+                plan.changes.append(FileChange(note.collection.path, rel_path, note.sha256, data))
 
 
-def is_moved_ref(ref: Reference, plan: Plan) -> bool:
+def _in_moved(ref: Reference, plan: Plan) -> bool:
     return ref.collection == plan.collection.name and ref.source_path == plan.source
 
 

@@ -23,7 +23,7 @@ from gno_core.contracts.refactors import (
     RefactorSafety,
 )
 from gno_core.identity import make_uri
-from gno_core.refactors.planner import Plan, Reference
+from gno_core.refactors.model import Plan, Reference
 
 __all__ = ["plan_digest", "to_preview"]
 
@@ -47,7 +47,9 @@ def _preconditions(plan: Plan) -> list[Precondition]:
         Precondition(collection=c, rel_path=p, state="present", sha256=note.sha256)
         for (c, p), note in sorted(plan.notes.items())
     ]
-    found.append(Precondition(collection=plan.collection.name, rel_path=plan.target, state="absent"))
+    found.append(
+        Precondition(collection=plan.collection.name, rel_path=plan.target, state="absent")
+    )
     return found
 
 
@@ -75,9 +77,9 @@ def _reference(ref: Reference) -> ExaminedReference:
         column=ref.column,
         end_column=ref.end_column,
         link_type="wiki" if ref.link_type == "wiki" else "markdown",
-        form=ref.form,  # type: ignore[arg-type]
-        classification=ref.classification,  # type: ignore[arg-type]
-        reason_code=ref.reason_code,  # type: ignore[arg-type]
+        form=ref.form,
+        classification=ref.classification,
+        reason_code=ref.reason_code,
         edit=_span(ref.collection, ref),
     )
 
@@ -107,7 +109,7 @@ def to_preview(plan: Plan, index_name: str) -> RefactorPreview:
             )
     kinds = Counter(r.classification for r in references)
     return RefactorPreview(
-        operation=plan.operation,  # type: ignore[arg-type]
+        operation=plan.operation,
         source=_doc(collection, plan.source, index_name),
         target=_doc(collection, plan.target, index_name),
         affected_documents=affected,
@@ -121,7 +123,7 @@ def to_preview(plan: Plan, index_name: str) -> RefactorPreview:
             unchanged=kinds["unchanged"],
             blocked=len(references) - kinds["rewriteable"] - kinds["unchanged"],
             files_written=len(plan.changes),
-            blockers=sorted(plan.blockers),  # type: ignore[arg-type]
+            blockers=sorted(plan.blockers),
             warnings=plan.warnings,
         ),
         can_apply=not plan.blockers,

@@ -76,7 +76,5 @@ def apply_edits(raw: RawText, edits: list[Edit]) -> bytes:
     lines = list(raw.lines)
     for edit in sorted(edits, key=lambda e: (e.line, e.start_col), reverse=True):
         line = lines[edit.line - 1]
-        lines[edit.line - 1] = (
-            line[: edit.start_col - 1] + edit.replacement + line[edit.end_col :]
-        )
+        lines[edit.line - 1] = line[: edit.start_col - 1] + edit.replacement + line[edit.end_col :]
     return raw.encode(tuple(lines))
