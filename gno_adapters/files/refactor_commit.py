@@ -119,13 +119,15 @@ class JournaledCommit:
                 }
                 for i, c in enumerate(changes)
             ],
-            "createdFolders": [],
+            # Folders a new file needs that are missing now (under the write lease): made
+            # while staging, removed again (when empty) by a rollback.
+            "createdFolders": _missing_folders(changes),
         }
         self._write_journal(journal)
         self._hook("journal")
         try:
             for i, (change, entry) in enumerate(zip(changes, journal["changes"], strict=True)):
-                self._stage(change, entry, journal["createdFolders"])
+                self._stage(change, entry)
                 self._hook(f"stage:{i}")
             journal["state"] = "committing"
             self._write_journal(journal)
@@ -152,18 +154,9 @@ class JournaledCommit:
         self._clean(journal)
         self._hook("cleaned")
 
-    def _stage(self, change: FileChange, entry: dict[str, Any], created: list[str]) -> None:
+    def _stage(self, change: FileChange, entry: dict[str, Any]) -> None:
         *folders, name = _segments(change.rel_path)
-        path = ""
-        for part in folders:  # missing folders of a new file, remembered for a rollback
-            path = f"{path}/{part}" if path else part
-            with _walk_to(change.root, _segments(path)[:-1], path, create=False) as parent:
-                try:
-                    os.mkdir(part, _FOLDER_MODE, dir_fd=parent)
-                    created.append(os.path.join(change.root, path))
-                except FileExistsError:
-                    pass
-        with _walk_to(change.root, folders, change.rel_path, create=False) as folder:
+        with _walk_to(change.root, folders, change.rel_path, create=True) as folder:
             if change.after is not None:
                 flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
                 fd = os.open(entry["temp"], flags, _NOTE_MODE, dir_fd=folder)
@@ -257,6 +250,20 @@ class JournaledCommit:
                 self._rollback(journal)
                 reports.append(RecoveryReport(journal["id"], "rolled_back"))
         return reports
+
+
+def _missing_folders(changes: Sequence[FileChange]) -> list[str]:
+    """Absolute paths of the folders the new files need that do not exist, parents first."""
+    missing: list[str] = []
+    for change in changes:
+        if change.after is None:
+            continue
+        folders = _segments(change.rel_path)[:-1]
+        for depth in range(1, len(folders) + 1):
+            path = os.path.join(change.root, *folders[:depth])
+            if path not in missing and not os.path.lexists(path):
+                missing.append(path)
+    return missing
 
 
 @contextlib.contextmanager

@@ -84,10 +84,10 @@ class InMemoryRefactorCommit:
                 self._hook(f"apply:{i}")
             journal["state"] = "committed"
             self._hook("committed")
-        except GnoError as exc:
+        except (OSError, GnoError) as exc:
             self._rollback(journal)
             raise RuntimeFailure(
-                f"The change was rolled back: {exc.message}",
+                f"The change was rolled back: {exc}",
                 details={"code": "failed_rolled_back", "journalId": journal_id},
             ) from exc
         self.journals.pop(journal_id, None)

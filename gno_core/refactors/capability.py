@@ -102,6 +102,19 @@ class Refactors:
 
     def _plan(self, operation: str, request: Request) -> Plan:
         collection, source = self._source(request.ref)
+        folder = getattr(request, "folder_path", None)
+        if folder is not None and folder.strip().startswith("gno://"):
+            other, _, path = folder.strip()[len("gno://") :].partition("/")
+            if other.casefold() != collection.name.casefold():
+                # Another collection: out of scope, refused before anything is read.
+                target = posixpath.join(path.strip("/"), posixpath.basename(source))
+                plan = Plan(operation, collection, source, target.lstrip("/"))
+                plan.block("cross_collection_unsupported")
+                plan.warnings.append(
+                    f"{other} is another collection: moves stay in {collection.name}"
+                )
+                return plan
+            request = request.model_copy(update={"folder_path": path})
         target = self._target(operation, collection, source, request)
         config = self.handle.load_config()
         index = self.handle.index
