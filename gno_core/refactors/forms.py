@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from gno_core.links.extract import _DEST
+from gno_core.links.inline import _DEST
 from gno_core.links.names import fold, strip_markdown_extension
 
 __all__ = [
