@@ -61,6 +61,7 @@ class SourceState:
     active: bool
     ingest_version: int
     failed: bool = False  # the last attempt failed; retried only when size or mtime change
+    failure_code: str = ""  # the failure's code (a missing converter is retried once one exists)
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,7 @@ class InMemoryLedger:
                 active=known.active if known else False,
                 ingest_version=known.ingest_version if known else 0,
                 failed=True,
+                failure_code=f.code,
             )
         return out
 

@@ -53,9 +53,10 @@ class ApswLedger:
                 (collection,),
             )
         }
-        for rel, source_hash, size, mtime_ns in self._db.rows(
+        for rel, source_hash, size, mtime_ns, code in self._db.rows(
             "reading ingest failures",
-            "SELECT rel_path, source_hash, size, mtime_ns FROM ingest_errors WHERE collection = ?",
+            "SELECT rel_path, source_hash, size, mtime_ns, code FROM ingest_errors "
+            "WHERE collection = ?",
             (collection,),
         ):
             known = out.get(rel)
@@ -67,6 +68,7 @@ class ApswLedger:
                 active=known.active if known else False,
                 ingest_version=known.ingest_version if known else 0,
                 failed=True,
+                failure_code=code,
             )
         return out
 

@@ -5,7 +5,8 @@ after a complete walk), then for every file
 
 - same size and mtime as remembered, current ``INGEST_VERSION``, active: unchanged, not read;
 - same size and mtime as a remembered failure: still failed, not read (counted in ``failed``,
-  not listed again: ``failures`` lists what this run found; the ledger keeps every record);
+  not listed again: ``failures`` lists what this run found; the ledger keeps every record),
+  unless it failed for want of a converter and one for its extension is installed now;
 - otherwise read and hash: same hash as the active document: ``touched`` (unchanged, new
   size/mtime remembered); else built and upserted: ``added`` (new, or failed before),
   ``updated`` (content or ingest version changed) or ``reactivated`` (came back after removal);
@@ -26,6 +27,7 @@ collections still sync. Store failures (``RUNTIME``) stop the sync: nothing coul
 from __future__ import annotations
 
 import hashlib
+import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -41,6 +43,7 @@ from gno_core.domain import (
 )
 from gno_core.errors import CancelledError, GnoError
 from gno_core.indexing.ingest import (
+    CONVERTER_MISSING,
     FILENAME_ENCODING,
     TOO_LARGE,
     UNREADABLE,
@@ -274,7 +277,7 @@ class _CollectionSync:
 
     def _sync_file(self, source: SourceFile, state: SourceState | None) -> None:
         if state is not None and state.size == source.size and state.mtime_ns == source.mtime_ns:
-            if state.failed:
+            if state.failed and not self._converter_arrived(source, state):
                 self.failed += 1
                 if state.active:  # a store that kept the old document: it is not current
                     self.batch.add_deactivate(source.rel_path)
@@ -342,6 +345,13 @@ class _CollectionSync:
         else:
             self.updated += 1
         self.batch.add_upsert(doc)
+
+    def _converter_arrived(self, source: SourceFile, state: SourceState) -> bool:
+        """A file that failed for want of a converter is retried once one is installed."""
+        if state.failure_code != CONVERTER_MISSING or self.converter is None:
+            return False
+        ext = posixpath.splitext(source.rel_path)[1].lower()
+        return ext in self.converter.extensions()
 
     def _fail(
         self,

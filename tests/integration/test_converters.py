@@ -193,14 +193,22 @@ def test_a_missing_converter_is_named(
 ) -> None:
     from gno_adapters.converters import registry
 
+    installed = registry.available
     monkeypatch.setattr(registry, "available", lambda ext: ext in (".html", ".htm"))
     root = tmp_path / "docs"
     root.mkdir()
-    (root / "a.pdf").write_bytes(docgen.pdf([["x"]]))
+    (root / "a.pdf").write_bytes(docgen.pdf([["pangolin"]]))
     cli.ok("collection", "add", str(root), "--name", "docs", "--include", ".pdf")
     (failure,) = cli.ok("update", "--json").json()["collections"][0]["failures"]
     assert failure["code"] == "CONVERTER_MISSING"
     assert "gno[convert]" in failure["message"]
+    # Still missing: the unchanged file is not read again.
+    assert cli.ok("update", "--json").json()["totalFailed"] == 1
+    # Once the converter is installed, the unchanged file is converted at the next sync.
+    monkeypatch.setattr(registry, "available", installed)
+    synced = cli.ok("update", "--json").json()
+    assert (synced["totalAdded"], synced["totalFailed"]) == (1, 0), synced
+    assert _search(cli, "pangolin")[0]["uri"] == "gno://docs/a.pdf"
 
 
 def test_the_sandbox_converts_exactly_as_in_process() -> None:
