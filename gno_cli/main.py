@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from gno_cli.context import Context
 from gno_cli.output import emit_json
@@ -146,9 +146,9 @@ def _command_of(argv: Sequence[str]) -> str | None:
 
 def _sub_parser_class(common: argparse.ArgumentParser) -> type[argparse.ArgumentParser]:
     class SubParser(_Parser):
-        def __init__(self, *args: object, **kwargs: object) -> None:
-            parents = list(kwargs.pop("parents", []) or [])  # type: ignore[call-overload]
-            super().__init__(*args, parents=[*parents, common], **kwargs)  # type: ignore[arg-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["parents"] = [*(kwargs.get("parents") or []), common]
+            super().__init__(*args, **kwargs)
 
     return SubParser
 

@@ -91,7 +91,9 @@ def run_list(ctx: Context) -> int:
 def run_pull(ctx: Context) -> int:
     store = _store(ctx, ctx.args.offline)
     if ctx.args.all:
-        targets = [(s.spec.role, s.spec.name) for s in store.list_models() if not s.spec.bundled]
+        targets: list[tuple[ModelRole, str | None]] = [
+            (s.spec.role, s.spec.name) for s in store.list_models() if not s.spec.bundled
+        ]
     elif ctx.args.ref:
         targets = [_split(ctx.args.ref)]
     else:
