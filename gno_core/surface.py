@@ -45,6 +45,13 @@ if TYPE_CHECKING:
     from gno_core.contracts.links import BacklinksResult, LinksResult
     from gno_core.contracts.memory import RecallResult, RememberResult
     from gno_core.contracts.memory_requests import RecallRequest, RememberRequest
+    from gno_core.contracts.refactors import (
+        DuplicateNoteRequest,
+        MoveNoteRequest,
+        RefactorApplyResult,
+        RefactorPreview,
+        RenameNoteRequest,
+    )
     from gno_core.contracts.requests import (
         GraphNeighborsRequest,
         GraphPathRequest,
@@ -190,6 +197,12 @@ class Facade(Protocol):
         cancelled: Callable[[], bool] | None = None,
     ) -> RememberResult: ...
 
+    def rename_note(self, request: RenameNoteRequest) -> RefactorPreview | RefactorApplyResult: ...
+
+    def move_note(self, request: MoveNoteRequest) -> RefactorPreview | RefactorApplyResult: ...
+
+    def duplicate_note(self, request: DuplicateNoteRequest) -> RefactorApplyResult: ...
+
 
 FacadeFactory = Callable[[], Facade]
 
@@ -228,5 +241,8 @@ OPERATIONS: frozenset[str] = frozenset(
         "ask",
         "recall",
         "remember",
+        "rename_note",
+        "move_note",
+        "duplicate_note",
     }
 )

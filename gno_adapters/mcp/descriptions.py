@@ -10,6 +10,26 @@ ones not built yet), and only those descriptions differ between the profiles.
 from __future__ import annotations
 
 FULL_DESCRIPTIONS: dict[str, str] = {
+    "gno_rename_note": (
+        "Rename an editable note in its folder and rewrite every wiki and Markdown link to it "
+        "in the link's own style. action=preview returns a content-free plan "
+        "(file-refactor-preview@1.0: examined references with reason codes, edit spans, file "
+        "fingerprints, planDigest, canApply). action=apply needs that planDigest, "
+        'schemaVersion "1.0", confirmation "apply" and confirm true; it re-checks every '
+        "fingerprint (stale_plan, conflict), commits all files or none, then reindexes."
+    ),
+    "gno_move_note": (
+        "Move an editable note to another folder of the same collection (optionally renaming "
+        "it), rewriting every link to it and its own relative links. Same preview/apply "
+        "contract and schemas as gno_rename_note; another collection fails closed with "
+        "cross_collection_unsupported."
+    ),
+    "gno_duplicate_note": (
+        "Duplicate an editable note into its folder or another one (default name "
+        "<name>-copy). Links to the original keep pointing at it; the copy's relative links "
+        "are recalculated. Refused when the copy would make links ambiguous. Returns "
+        "file-refactor-apply-result@1.0."
+    ),
     "gno_ask": (
         "Answer one question from a closed Context Capsule and verify it: the draft's claims "
         "must cite [evidence:<id>] passages of the capsule, the capsule's freshness is "

@@ -122,6 +122,19 @@ def register_rest(
             return _failure(exc)
         return await call(lambda f: f.capture(body), write=True, status=201)
 
+    for verb, operation, model_name in (
+        ("rename", "rename_note", "RenameNoteRequest"),
+        ("move", "move_note", "MoveNoteRequest"),
+        ("duplicate", "duplicate_note", "DuplicateNoteRequest"),
+    ):
+        if operation in capabilities:
+            app.add_url_rule(
+                f"/api/docs/{verb}",
+                endpoint=f"docs_{verb}",
+                view_func=_refactor_view(call, operation, model_name, enable_write),
+                methods=["POST"],
+            )
+
     if "context" in capabilities:
 
         @app.post("/api/context")
@@ -272,6 +285,25 @@ def register_rest(
             label = getattr(request.scope.get("gno.caller"), "label", None) or "rest"
             identity = MemoryIdentity(caller="rest", session=label)
             return await call(lambda f: f.remember(body, identity), write=True)
+
+
+def _refactor_view(
+    call: Callable[..., Awaitable[Response]], operation: str, model_name: str, enable_write: bool
+) -> Callable[[], Awaitable[Response]]:
+    """``POST /api/docs/rename|move|duplicate``: the MCP tool's arguments as the JSON body
+    (preview, or apply with the digest and every confirmation)."""
+
+    async def view() -> Response:
+        from gno_core.contracts import refactors
+
+        try:
+            _require_write(enable_write)
+            body = getattr(refactors, model_name).model_validate(await _body())
+        except Exception as exc:
+            return _failure(exc)
+        return await call(lambda f: getattr(f, operation)(body), write=True)
+
+    return view
 
 
 def _graph_view(

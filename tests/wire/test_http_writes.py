@@ -118,3 +118,29 @@ def test_a_job_outlives_its_session_and_shutdown_cancels_the_next() -> None:
             made.tree.write(f"/notes/extra-{i}.md", f"# Extra {i}\n\nwords {i}\n")  # type: ignore[attr-defined]
         running = _tool(http, second, "gno_index")["structuredContent"]["jobId"]
     assert jobs.status(running).status == "cancelled"
+
+
+def test_rest_rename_previews_then_applies_with_the_digest_and_needs_write_access() -> None:
+    from tests.schema_check import assert_valid
+
+    rename = {"ref": "notes/alpha.md", "name": "alpha-renamed"}
+    with served(mode="serve") as server, httpx.Client(base_url=server.base, timeout=10) as http:
+        refused = http.post("/api/docs/rename", json={"action": "preview", **rename})
+        assert refused.status_code == 403
+    with (
+        served(mode="serve", enable_write=True) as server,
+        httpx.Client(base_url=server.base, timeout=10) as http,
+    ):
+        plan = http.post("/api/docs/rename", json={"action": "preview", **rename}).json()
+        assert_valid("file-refactor-preview", plan)
+        confirm = {"schemaVersion": "1.0", "confirmation": "apply", "confirm": True}
+        applied = http.post(
+            "/api/docs/rename",
+            json={"action": "apply", **rename, **confirm, "planDigest": plan["planDigest"]},
+        ).json()
+        assert_valid("file-refactor-apply-result", applied)
+        assert applied["status"] == "applied"
+        got = http.get("/api/doc", params={"ref": "notes/alpha-renamed.md"})
+        assert got.status_code == 200
+        copy = http.post("/api/docs/duplicate", json={"ref": "notes/alpha-renamed.md"}).json()
+        assert (copy["status"], copy["target"]["relPath"]) == ("applied", "alpha-renamed-copy.md")

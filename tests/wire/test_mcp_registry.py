@@ -100,6 +100,9 @@ def test_registry_names_and_order() -> None:
         "gno_remember",
         "gno_add_collection",
         "gno_create_folder",
+        "gno_rename_note",
+        "gno_move_note",
+        "gno_duplicate_note",
         "gno_sync",
         "gno_embed",
         "gno_clear_collection_embeddings",
@@ -152,9 +155,16 @@ def test_schemas_are_stamped_json_schema_2020_12(tool: ToolDef) -> None:
     assert entry["inputSchema"]["type"] == "object"
     Draft202012Validator.check_schema(entry["inputSchema"])
     if tool.output is None:
-        # The spec names no output schema for gno_create_folder and
-        # gno_clear_collection_embeddings; every other tool has one.
-        assert tool.name in {"gno_create_folder", "gno_clear_collection_embeddings"}
+        # The spec names no output schema for gno_create_folder,
+        # gno_clear_collection_embeddings and gno_duplicate_note; rename and move answer one
+        # of two schemas by action (file-refactor-preview / -apply-result), tested per call.
+        assert tool.name in {
+            "gno_create_folder",
+            "gno_clear_collection_embeddings",
+            "gno_rename_note",
+            "gno_move_note",
+            "gno_duplicate_note",
+        }
         assert "outputSchema" not in entry
     else:
         assert entry["outputSchema"] == build_schema(tool.output)

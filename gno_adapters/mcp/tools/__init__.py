@@ -16,6 +16,7 @@ from gno_adapters.mcp.tools.graph import GRAPH, GRAPH_NEIGHBORS, GRAPH_PATH, GRA
 from gno_adapters.mcp.tools.health import PEEK, STATUS
 from gno_adapters.mcp.tools.links import BACKLINKS, LINKS
 from gno_adapters.mcp.tools.memory import RECALL, REMEMBER
+from gno_adapters.mcp.tools.refactors import DUPLICATE_NOTE, MOVE_NOTE, RENAME_NOTE
 from gno_adapters.mcp.tools.search import SEARCH
 from gno_adapters.mcp.tools.semantic import QUERY, SIMILAR, VSEARCH
 from gno_adapters.mcp.tools.tags import LIST_TAGS
@@ -59,6 +60,9 @@ ALL_TOOLS: tuple[ToolDef, ...] = (
     GRAPH_PATH,
     ADD_COLLECTION,
     CREATE_FOLDER,
+    RENAME_NOTE,
+    MOVE_NOTE,
+    DUPLICATE_NOTE,
     SYNC,
     EMBED,
     CLEAR_EMBEDDINGS,

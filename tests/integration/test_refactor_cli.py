@@ -1,0 +1,139 @@
+"""Refactors on disk: ``gno rename`` / ``mv`` / ``duplicate`` show the diff, apply only with
+``--yes``, keep the backlinks; an apply SIGKILLed at any step of its commit leaves, after the
+next start (``gno update`` recovers first), the vault byte-identical to the before or the after
+state and the index converged."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.integration.cli_helpers import Cli, run_gno
+from tests.schema_check import assert_valid
+
+VAULT = {
+    "old.md": "# Old\r\n\r\nbody\r\n",
+    "hub.md": "See [[old]], [[old|label]] and [md](old.md#top).\n",
+    "deep/leaf.md": "Up: [up](../old.md) and ![[old]]\n",
+}
+
+
+def _vault(root: Path) -> Path:
+    notes = root / "vault"
+    for rel, text in VAULT.items():
+        path = notes / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode())
+    return notes
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Cli:
+    made = Cli(tmp_path, monkeypatch, capsys)
+    made.ok("init", str(_vault(tmp_path)), "--name", "notes")
+    made.ok("update")
+    return made
+
+
+def _backlinks(cli: Cli, ref: str) -> list[tuple[str, int]]:
+    found = cli.ok("backlinks", ref, "--json").json()["backlinks"]
+    return sorted((b["sourceDocUri"], b["position"]["startLine"]) for b in found)
+
+
+def test_rename_shows_the_diff_applies_with_yes_and_keeps_the_backlinks(
+    cli: Cli, tmp_path: Path
+) -> None:
+    before = _snapshot(tmp_path / "vault")
+    links = _backlinks(cli, "notes/old.md")
+    shown = cli.ok("rename", "notes/old.md", "new")  # no terminal: preview only
+    assert "-See [[old]], [[old|label]] and [md](old.md#top)." in shown.out
+    assert "+See [[new]], [[new|label]] and [md](new.md#top)." in shown.out
+    assert "Not applied" in shown.err
+    assert _snapshot(tmp_path / "vault") == before
+    done = cli.ok("rename", "notes/old.md", "new", "--yes")
+    assert "applied: gno://notes/old.md -> gno://notes/new.md" in done.out
+    after = _snapshot(tmp_path / "vault")
+    assert after["new.md"] == before["old.md"]  # CRLF kept
+    assert after["deep/leaf.md"] == b"Up: [up](../new.md) and ![[new]]\n"
+    assert _backlinks(cli, "notes/new.md") == links
+    assert "0 added, 0 updated" in cli.ok("update").out + cli.ok("update").err
+
+
+def test_mv_and_duplicate_with_json(cli: Cli, tmp_path: Path) -> None:
+    preview = cli.ok("mv", "notes/old.md", "deep", "--json").json()
+    assert_valid("file-refactor-preview", preview)
+    moved = cli.ok("mv", "notes/old.md", "deep", "--json", "--yes").json()
+    assert_valid("file-refactor-apply-result", moved)
+    assert moved["status"] == "applied"
+    assert (tmp_path / "vault/deep/leaf.md").read_bytes() == b"Up: [up](old.md) and ![[old]]\n"
+    blocked = cli("mv", "notes/deep/old.md", "", "--name", "hub.md", "--yes")
+    assert blocked.code == 1 and "occupied_target" in blocked.out
+    copy = cli.ok("duplicate", "notes/hub.md", "--folder", "deep", "--yes", "--json").json()
+    assert copy["target"]["relPath"] == "deep/hub-copy.md"
+
+
+KILLER = textwrap.dedent(
+    """
+    import os, signal, sys
+    from gno_adapters.bootstrap import open_gno
+    from gno_adapters.files.refactor_commit import JournaledCommit
+    from gno_core.contracts.refactors import RenameNoteRequest
+
+    step = sys.argv[1]
+
+    def hook(at):
+        if at == step:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    gno = open_gno()
+    gno.refactors._commit = JournaledCommit(os.environ["GNO_DATA_DIR"] + "/refactor-journal", hook)
+    request = RenameNoteRequest(ref="notes/old.md", name="new")
+    plan = gno.rename_note(request)
+    gno.rename_note(request.model_copy(update={
+        "action": "apply", "schema_version": "1.0", "plan_digest": plan.plan_digest,
+        "confirmation": "apply", "confirm": True}))
+    """
+)
+
+
+@pytest.mark.parametrize("step", ["stage:2", "committing", "apply:1", "apply:3", "committed"])
+def test_a_sigkilled_apply_recovers_to_before_or_after(tmp_path: Path, step: str) -> None:
+    notes = _vault(tmp_path)
+    env = {
+        **os.environ,
+        "GNO_CONFIG_DIR": str(tmp_path / "config"),
+        "GNO_DATA_DIR": str(tmp_path / "data"),
+        "GNO_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    assert run_gno(env, "init", str(notes), "--name", "notes").returncode == 0
+    assert run_gno(env, "update").returncode == 0
+    before = _snapshot(notes)
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLER, step], env=env, capture_output=True, text=True, check=False
+    )
+    assert killed.returncode == -9, killed.stderr
+    assert run_gno(env, "update").returncode == 0  # the next start recovers, then syncs
+    after = _snapshot(notes)
+    renamed = step == "committed"
+    if renamed:
+        assert "new.md" in after and "old.md" not in after
+        assert after["hub.md"] == b"See [[new]], [[new|label]] and [md](new.md#top).\n"
+    else:
+        assert after == before
+    name = "notes/new.md" if renamed else "notes/old.md"
+    found = json.loads(run_gno(env, "backlinks", name, "--json").stdout)["backlinks"]
+    assert len(found) == 5
+    journals = tmp_path / "data" / "refactor-journal"
+    assert not journals.exists() or not any(journals.iterdir())
