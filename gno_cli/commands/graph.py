@@ -59,6 +59,11 @@ def run_graph(ctx: Context) -> int:
     meta, report = res.meta, res.report
     scope = f" in {meta.collection}" if meta.collection else ""
     emit(f"Link graph{scope}: {meta.returned_nodes} notes, {meta.returned_edges} links")
+    similar = sum(1 for link in res.links if link.type == "similar")
+    if similar:
+        emit(
+            f"  of them {similar} similar edges (threshold {req.threshold:g}, top {meta.similar_top_k})"
+        )
     if meta.truncated:
         emit(f"  (cut to the limits: {meta.total_nodes} notes and {meta.total_edges} links in all)")
     emit("\nHubs (most linked):")

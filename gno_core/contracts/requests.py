@@ -312,12 +312,16 @@ class GraphRequest(Request):
     ] = Field(default=None, description="Filter to single collection")
     limit: int = Field(default=2000, ge=1, le=5000, description="Maximum nodes (1-5000)")
     edge_limit: int = Field(default=10_000, ge=1, le=50_000, description="Maximum edges (1-50000)")
-    include_similar: bool = Field(default=False, description="Include semantic similarity edges")
-    threshold: float = Field(default=0.7, ge=0, le=1, description="Similarity threshold (0-1)")
+    include_similar: Annotated[bool, Cli(help="add similar edges from the vector index")] = Field(
+        default=False, description="Include semantic similarity edges"
+    )
+    threshold: Annotated[float, Cli(help="minimum score of a similar edge (0-1, default 0.7)")] = (
+        Field(default=0.7, ge=0, le=1, description="Similarity threshold (0-1)")
+    )
     linked_only: Annotated[
         bool, Cli(flags=("--include-isolated",), help="keep notes without links")
     ] = Field(default=True, description="Exclude isolated nodes (no connections)")
-    similar_top_k: int = Field(
+    similar_top_k: Annotated[int, Cli(help="similar edges per note (1-20, default 5)")] = Field(
         default=5, ge=1, le=20, description="Similar documents per node (1-20)"
     )
 

@@ -3,8 +3,8 @@ ended where it did, in sentences a person can act on.
 
 Stages: the filters (is the document eligible at all, and if not, which filter excluded it and
 with what values), the BM25 leg, the vector leg, fusion (its rank among every fused candidate
-against the requested limit and ``minScore``), the graph (hybrid retrieval does not expand
-along links yet; the stage says how many top results link to the target), and rerank.
+against the requested limit and ``minScore``), the graph (whether the target is a one-hop
+neighbour of a top fused result, ``diagnose_graph.py``), and rerank.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from gno_core.errors import GnoError, NotFoundError
+from gno_core.evidence.diagnose_graph import graph_stage
 from gno_core.retrieval.dates import parse_document_date
 from gno_core.retrieval.filters import build_filters
 from gno_core.retrieval.query import parse_query, words_of
@@ -97,8 +98,8 @@ def diagnose(
     target["status"] = "diagnosed"
     key = doc_key(doc)
     stages = [_bm25(handle, request, filters, key), _vector(handle, models, request, filters, key)]
-    fusion, rerank, chunk, graph_keys = _hybrid(retrieval, request, key, doc)
-    stages += [fusion, _graph(handle, doc, graph_keys), rerank]
+    fusion, rerank, chunk, graph_keys, lines = _hybrid(retrieval, request, key, doc)
+    stages += [fusion, graph_stage(handle, doc, graph_keys, lines, _stage), rerank]
     out["stages"] = stages
     if chunk is not None:
         out["chunk"] = chunk
@@ -293,12 +294,15 @@ def _vector(
 
 def _hybrid(
     retrieval: Retrieval, request: DiagnoseRequest, key: str, doc: StoredDocument
-) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None, list[str]]:
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None, list[str], list[Any]]:
     from gno_core.contracts.requests import QueryRequest
 
     fields = {name: getattr(request, name) for name in QueryRequest.model_fields if name != "limit"}
-    unranked = QueryRequest(**{**fields, "limit": POOL, "rerank": False, "min_score": None})
+    unranked = QueryRequest(
+        **{**fields, "limit": POOL, "rerank": False, "min_score": None, "explain": True}
+    )
     fused = retrieval.hybrid(unranked)
+    lines = fused.meta.explain or []
     fused_keys = [r.uri for r in fused.results]
     uri_of = retrieval.handle.uri(doc)
     rank = fused_keys.index(uri_of) + 1 if uri_of in fused_keys else None
@@ -353,7 +357,7 @@ def _hybrid(
             "skipped",
             "reranking was turned off for this query",
         )
-        return fusion, rerank, chunk, fused_keys[: request.limit]
+        return fusion, rerank, chunk, fused_keys[: request.limit], lines
     ranked = retrieval.hybrid(QueryRequest(**{**fields, "limit": POOL, "min_score": None}))
     if not ranked.meta.reranked:
         rerank = _stage(
@@ -367,7 +371,7 @@ def _hybrid(
             "skipped",
             "no reranker model is available, so fusion order is final",
         )
-        return fusion, rerank, chunk, fused_keys[: request.limit]
+        return fusion, rerank, chunk, fused_keys[: request.limit], lines
     keys = [r.uri for r in ranked.results]
     if uri_of not in keys:
         rerank = _stage(
@@ -395,29 +399,7 @@ def _hybrid(
             f"the reranker moves it to rank {final}"
             + ("" if final <= request.limit else f", below the limit of {request.limit}"),
         )
-    return fusion, rerank, chunk, keys[: request.limit]
-
-
-def _graph(handle: IndexHandle, doc: StoredDocument, top: list[str]) -> dict[str, Any]:
-    """Hybrid retrieval does not expand along links yet; the stage reports what the link
-    graph would offer: the notes linking to the target, and how many are top results."""
-    from gno_core.identity import make_uri
-
-    incoming = handle.index.links.incoming(doc.collection, doc.rel_path)
-    sources = {make_uri(r.source.collection, r.source.rel_path, handle.name) for r in incoming}
-    linked = len(sources & set(top))
-    return _stage(
-        "graph",
-        "skipped",
-        len(sources),
-        False,
-        None,
-        None,
-        False,
-        "skipped",
-        "hybrid retrieval does not expand along links yet; "
-        f"{len(sources)} note(s) link to it, {linked} of them among the top results",
-    )
+    return fusion, rerank, chunk, keys[: request.limit], lines
 
 
 def _summary(uri: str, stages: list[dict[str, Any]], limit: int) -> str:

@@ -166,7 +166,7 @@ class FacadeBase:
     def graphing(self) -> Graph:
         from gno_core.links.graph import Graph
 
-        return Graph(self.handle, lambda: self.documents)
+        return Graph(self.handle, lambda: self.documents, lambda: self._models.embedder)
 
     @cached_property
     def memory(self) -> Memory:

@@ -52,6 +52,7 @@ from gno_core.links.traversal import PathSearch, TraversalLimits, Walk
 if TYPE_CHECKING:
     from gno_core.contracts.graph import Direction
     from gno_core.documents import Documents
+    from gno_core.ports.embedder import Embedder
 
 __all__ = ["Graph", "GraphLimits", "TraversalLimits"]
 
@@ -59,16 +60,22 @@ __all__ = ["Graph", "GraphLimits", "TraversalLimits"]
 class Graph:
     """The graph capability of one index."""
 
-    def __init__(self, handle: IndexHandle, documents: Callable[[], Documents]) -> None:
+    def __init__(
+        self,
+        handle: IndexHandle,
+        documents: Callable[[], Documents],
+        embedder: Callable[[], Embedder | None] = lambda: None,
+    ) -> None:
         self.handle = handle
         self._documents = documents
+        self._embedder = embedder  # similar edges only
 
     # -- the whole graph ------------------------------------------------------------------
 
     def graph(self, limits: GraphLimits) -> GraphResult:
         collection = self._collection(limits.collection)
         merged, all_docs = self._merged(collection)
-        return whole_graph(self.handle, limits, collection, merged, all_docs)
+        return whole_graph(self.handle, limits, collection, merged, all_docs, self._embedder)
 
     # -- neighbours and paths over the projection -------------------------------------------
 

@@ -5,6 +5,8 @@ confidence counts and communities."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from gno_core.contracts.graph import (
     BridgeCandidate,
@@ -34,6 +36,10 @@ from gno_core.links.projection import (
     top,
 )
 from gno_core.links.projection import communities as find_communities
+from gno_core.links.similar_edges import SimilarEdges, similar_edges
+
+if TYPE_CHECKING:
+    from gno_core.ports.embedder import Embedder
 
 __all__ = ["doc_uri", "whole_graph"]
 
@@ -49,9 +55,10 @@ def whole_graph(
     collection: str | None,
     merged: list[Link],
     all_docs: dict[Key, DocRef],
+    embedder: Callable[[], Embedder | None] = lambda: None,
 ) -> GraphResult:
     """The answer of ``gno_graph`` over ``merged`` (the resolved links of ``collection``) and
-    ``all_docs`` (its documents)."""
+    ``all_docs`` (its documents); ``embedder`` is asked for only when similar edges are."""
     linked = linked_docs(merged, all_docs)
     universe = linked if limits.linked_only else {**all_docs, **linked}
     projection = project(merged, universe, limits)
@@ -87,12 +94,15 @@ def whole_graph(
         for link in projection.links
     ]
     counts = handle.index.links.counts(collection)
-    warnings = []
+    similar = SimilarEdges()
     if limits.include_similar:
-        warnings.append(
-            "similar edges are not part of the link graph in this version: "
-            "use gno_similar for semantic neighbours"
-        )
+        similar = similar_edges(
+            handle.index, embedder(), projection.docs, ids,
+            threshold=limits.threshold, top_k=limits.similar_top_k,
+            room=limits.edge_limit - len(links),
+        )  # fmt: skip
+        links.extend(similar.links)
+    warnings = similar.warnings
     isolated = [all_docs[k] for k in sorted(all_docs) if k not in linked]
     report = GraphReport(
         hubs=[_ref(handle.name, k, projection.docs[k], degree) for k in top(degree)],
@@ -134,9 +144,10 @@ def whole_graph(
         returned_edges=len(links),
         truncated=projection.truncated,
         linked_only=limits.linked_only,
-        included_similar=False,
-        similar_available=False,
+        included_similar=bool(similar.links),
+        similar_available=similar.available,
         similar_top_k=limits.similar_top_k,
+        similar_truncated_by_compute_budget=similar.truncated_by_budget,
         warnings=warnings,
     )
     return GraphResult.model_validate(

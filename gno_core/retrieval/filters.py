@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from gno_core.config import GnoConfig
 from gno_core.contracts.requests import SearchRequest
-from gno_core.domain import SearchFilters
+from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.index_handle import require_collection
 from gno_core.retrieval.dates import parse_bound
 from gno_core.retrieval.query import words_of
 
-__all__ = ["build_filters", "has_recency_intent", "normalize_tags"]
+__all__ = ["build_filters", "has_recency_intent", "metadata_excluded", "normalize_tags"]
 
 RECENCY_WORDS = frozenset({"latest", "newest", "recent", "recently", "today", "yesterday"})
 RECENCY_PHRASES = ("this week", "last week", "this month", "last month", "most recent")
@@ -43,3 +43,12 @@ def normalize_tags(tags: list[str]) -> tuple[str, ...]:
 def has_recency_intent(query: str) -> bool:
     low = query.lower()
     return bool(RECENCY_WORDS.intersection(words_of(low))) or any(p in low for p in RECENCY_PHRASES)
+
+
+def metadata_excluded(doc: StoredDocument, exclude: list[str]) -> bool:
+    """Hybrid exclusions also inspect author and category metadata."""
+    meta = doc.meta
+    have = set(
+        words_of(" ".join(x for x in (meta.author, meta.content_type, *meta.categories) if x))
+    )
+    return any(set(words_of(term)) and set(words_of(term)) <= have for term in exclude)

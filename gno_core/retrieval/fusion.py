@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 RRF_K = 60
@@ -18,12 +18,14 @@ TOP_FIVE_BONUS = 0.04
 @dataclass(frozen=True, slots=True)
 class Leg:
     """One ranked list: ``keys`` best first. ``primary`` legs (the original query's BM25 and
-    vector) earn the top-rank bonus."""
+    vector) earn the top-rank bonus. ``scales`` (graph leg) multiplies a key's share by its own
+    factor in [0, 1]; a key it does not name keeps the whole share."""
 
     name: str
     weight: float
     keys: Sequence[str]
     primary: bool = False
+    scales: Mapping[str, float] | None = None
 
 
 @dataclass(slots=True)
@@ -44,6 +46,8 @@ def fuse(legs: Sequence[Leg], k: int = RRF_K) -> list[Fused]:
         for rank, key in enumerate(dict.fromkeys(leg.keys), start=1):
             entry = table.setdefault(key, Fused(key, 0.0))
             share = leg.weight / (k + rank)
+            if leg.scales is not None:
+                share *= leg.scales.get(key, 1.0)
             entry.ranks[leg.name] = rank
             entry.contributions[leg.name] = share
             entry.score += share

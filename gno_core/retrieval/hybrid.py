@@ -5,7 +5,9 @@
 2. Legs over the same eligible set (filters apply before every limit): the query's BM25 and
    vector legs (weight 2.0 each), one BM25 leg per ``term`` mode (0.5), one vector leg for the
    ``hyde`` passage (0.7), and the expansion leg when expansion runs (0.5).
-3. Reciprocal rank fusion (k = 60) with the top-rank bonus; documents are the unit.
+3. Reciprocal rank fusion (k = 60) with the top-rank bonus; documents are the unit. Unless
+   ``fast``, ``graph: false`` or ``noGraph``, one hop along links from the top five fused
+   documents adds a ``graph`` leg (0.8, see ``graph_expansion``) and the legs are fused again.
 4. Rerank of the top ``candidateLimit`` candidates by a cross-encoder, blended by position; the
    original BM25 leg's first hit stays first.
 5. ``minScore``, the limit, and one snippet per document with its line anchor.
@@ -27,8 +29,10 @@ from gno_core.ports.embedder import Embedder
 from gno_core.ports.index import Index
 from gno_core.ports.reranker import Reranker
 from gno_core.retrieval import expansion
+from gno_core.retrieval import graph_expansion as ge
 from gno_core.retrieval import rerank as rr
 from gno_core.retrieval.dates import parse_document_date
+from gno_core.retrieval.filters import metadata_excluded
 from gno_core.retrieval.fusion import (
     RRF_K,
     TOP_RANK_BONUS,
@@ -41,7 +45,7 @@ from gno_core.retrieval.fusion import (
     fuse,
 )
 from gno_core.retrieval.query import parse_query, words_of
-from gno_core.retrieval.results import ResultBuilder, base_meta, chunk_passage, doc_key
+from gno_core.retrieval.results import ResultBuilder, base_meta, chunk_passage, doc_key, receipt
 from gno_core.retrieval.snippets import best_passage
 from gno_core.retrieval.vector import content_words
 
@@ -114,13 +118,14 @@ class HybridSearch:
             expanded = self._expansion_leg(run, request.query, bm25_keys, filters, variant_pool)
         else:
             run.note("expansion", "skipped" + (": queryModes given" if request.query_modes else ""))
-        run.note("graph", "skipped: no link graph in this index yet")
-
-        t0 = self.now_ns()
-        fused = fuse(run.legs)
-        if request.exclude:
-            fused = [f for f in fused if not _metadata_excluded(run.docs[f.key], request.exclude)]
-        run.timings["fusion"] = _ms(self.now_ns() - t0)
+        fused = self._fuse(run, request.exclude)
+        graph = None
+        if request.graph and not request.no_graph and depth != "fast":
+            graph = self._graph(run, fused, filters, min(window, ge.MAX_CANDIDATES))
+            if graph.leg is not None:
+                fused = self._fuse(run, request.exclude)
+        else:
+            run.note("graph", "skipped: " + ("fast" if depth == "fast" else "graph disabled"))
         ceiling = sum(leg.weight / (RRF_K + 1) for leg in run.legs if leg.keys) + TOP_RANK_BONUS
         run.note(
             "fusion",
@@ -176,7 +181,10 @@ class HybridSearch:
             result = self.results.build(doc, score, passage)
             out.append(result)
             if request.explain:
-                receipts.append(_receipt(len(out), result.uri, entry, parts[entry.key], score))
+                via = graph.via.get(entry.key) if graph else None
+                seed = (via, self.results.uri(run.docs[via.seed])) if via else None
+                parts_of = parts[entry.key]
+                receipts.append(receipt(len(out), result.uri, entry, parts_of, score, seed))
         run.timings["total"] = _ms(self.now_ns() - started)
         run.note("timing", ", ".join(f"{k} {v:.1f} ms" for k, v in run.timings.items()))
 
@@ -195,6 +203,28 @@ class HybridSearch:
         return SearchResults(results=out, meta=meta)
 
     # -- legs ----------------------------------------------------------------------------------
+
+    def _fuse(self, run: _Run, exclude: list[str]) -> list[Fused]:
+        t0 = self.now_ns()
+        fused = fuse(run.legs)
+        if exclude:
+            fused = [f for f in fused if not metadata_excluded(run.docs[f.key], exclude)]
+        run.timings["fusion"] = run.timings.get("fusion", 0.0) + _ms(self.now_ns() - t0)
+        return fused
+
+    def _graph(
+        self, run: _Run, fused: list[Fused], filters: SearchFilters, cap: int
+    ) -> ge.GraphExpansion:
+        """One hop along links from the top fused results (``graph_expansion``)."""
+        t0 = self.now_ns()
+        keys = [f.key for f in fused]
+        graph = ge.expand(self.index.links, self.index.documents, keys, run.docs, filters, cap)
+        run.timings["graph"] = _ms(self.now_ns() - t0)
+        run.docs.update(graph.added)
+        if graph.leg is not None:
+            run.legs.append(graph.leg)
+        run.note("graph", graph.summary(cap))
+        return graph
 
     def _bm25_leg(
         self, run: _Run, name: str, text: str, filters: SearchFilters, limit: int, weight: float
@@ -347,32 +377,6 @@ def _keep_bm25_top_first(fused: list[Fused], scores: list[float], top_key: str) 
         scores = list(scores)
         scores[index] = best + 1e-9
     return scores
-
-
-def _metadata_excluded(doc: StoredDocument, exclude: list[str]) -> bool:
-    """Hybrid exclusions also inspect author and category metadata."""
-    meta = doc.meta
-    have = set(
-        words_of(" ".join(x for x in (meta.author, meta.content_type, *meta.categories) if x))
-    )
-    return any(set(words_of(term)) and set(words_of(term)) <= have for term in exclude)
-
-
-def _receipt(
-    rank: int, uri: str, entry: Fused, parts: dict[str, float], final: float
-) -> ExplainLine:
-    scores = {f"{leg}Rank": float(r) for leg, r in entry.ranks.items()}
-    scores.update({leg: round(c, 6) for leg, c in entry.contributions.items()})
-    scores.update({k: round(v, 6) for k, v in parts.items()})
-    scores["bonus"] = entry.bonus
-    scores["final"] = round(final, 6)
-    legs = ", ".join(f"{leg} #{r}" for leg, r in entry.ranks.items())
-    message = f"fused {entry.score:.4f} ({legs}; bonus {entry.bonus:.2f})"
-    if "rerank" in parts:
-        message += f", rerank {parts['rerank']:.4f}"
-    return ExplainLine(
-        stage="result", message=message + f" -> {final:.4f}", rank=rank, uri=uri, scores=scores
-    )
 
 
 def _ms(ns: int) -> float:

@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from gno_core.contracts import ConversionInfo, SearchMeta, SearchResult, SnippetRange, SourceInfo
+from gno_core.contracts import (
+    ConversionInfo,
+    ExplainLine,
+    SearchMeta,
+    SearchResult,
+    SnippetRange,
+    SourceInfo,
+)
 from gno_core.contracts.requests import SearchRequest
 from gno_core.domain import Chunk, SearchFilters, StoredDocument
 from gno_core.identity import make_uri
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.retrieval.snippets import Passage, best_passage
+
+if TYPE_CHECKING:
+    from gno_core.retrieval.fusion import Fused
+    from gno_core.retrieval.graph_expansion import GraphVia
 
 
 def source_info(doc: StoredDocument) -> SourceInfo:
@@ -107,4 +119,34 @@ def base_meta(request: SearchRequest, filters: SearchFilters, **extra: object) -
             "tags_any": list(filters.tags_any) or None,
             **extra,
         }
+    )
+
+
+def receipt(
+    rank: int,
+    uri: str,
+    entry: Fused,
+    parts: dict[str, float],
+    final: float,
+    via: tuple[GraphVia, str] | None = None,
+) -> ExplainLine:
+    """The score receipt of a hybrid result: each leg's rank and share, the bonus, rerank parts,
+    and, for a graph candidate, the seed (``via``: why and its URI) it was reached from."""
+    scores = {f"{leg}Rank": float(r) for leg, r in entry.ranks.items()}
+    scores.update({leg: round(c, 6) for leg, c in entry.contributions.items()})
+    scores.update({k: round(v, 6) for k, v in parts.items()})
+    scores["bonus"] = entry.bonus
+    scores["final"] = round(final, 6)
+    legs = ", ".join(f"{leg} #{r}" for leg, r in entry.ranks.items())
+    message = f"fused {entry.score:.4f} ({legs}; bonus {entry.bonus:.2f})"
+    if via is not None:
+        link, seed_uri = via
+        scores["graphScore"] = link.score
+        scores["graphSeedRank"] = float(link.seed_rank)
+        way = "linked from" if link.direction == "out" else "links to"
+        message += f", graph: {way} seed #{link.seed_rank} {seed_uri} ({link.confidence})"
+    if "rerank" in parts:
+        message += f", rerank {parts['rerank']:.4f}"
+    return ExplainLine(
+        stage="result", message=message + f" -> {final:.4f}", rank=rank, uri=uri, scores=scores
     )

@@ -1,0 +1,124 @@
+"""``similar`` edges of the graph (``gno_graph`` with ``includeSimilar``): for each node, the
+nodes nearest its document vector (the unit mean of its chunk vectors, as ``gno_similar`` uses),
+at or above ``threshold``, at most ``similarTopK`` per node.
+
+Bounded and deterministic:
+
+* only nodes of the projection are linked (the node limit holds), within one collection (as
+  ``gno_similar`` by default), and a pair is one edge (the higher score of its two directions,
+  the smaller key as its source);
+* at most ``NODE_BUDGET`` nodes (URI order) look for neighbours, one nearest-neighbour read each;
+  past it the answer says ``similarTruncatedByComputeBudget``;
+* the edges fill what the link edges leave of ``edgeLimit``, strongest first (ties by keys).
+
+Without an embedding model, or with no vectors for it, there are no similar edges and a warning
+says why (``similarAvailable: false``); the link graph is answered as usual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gno_core.domain import DocRef, SearchFilters
+from gno_core.ports.embedder import Embedder
+from gno_core.ports.index import Index
+from gno_core.retrieval.vector import distance_score, mean_vector
+
+__all__ = ["NODE_BUDGET", "SimilarEdges", "similar_edges"]
+
+Key = tuple[str, str]
+
+#: Nodes whose nearest neighbours one graph read computes (one vector search each).
+NODE_BUDGET = 500
+#: Extra neighbours read per node, since neighbours outside the projection are dropped.
+_OVERSHOOT = 2
+
+
+@dataclass(slots=True)
+class SimilarEdges:
+    """What the similar stage adds to a graph answer."""
+
+    links: list[dict[str, Any]] = field(default_factory=list)  # wire dicts, as graph links
+    available: bool = False
+    truncated_by_budget: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+
+def similar_edges(
+    index: Index,
+    embedder: Embedder | None,
+    nodes: Mapping[Key, DocRef],
+    ids: Mapping[Key, str],
+    *,
+    threshold: float,
+    top_k: int,
+    room: int,
+) -> SimilarEdges:
+    """Similar edges among ``nodes`` (``ids``: their graph ids), at most ``room`` of them."""
+    out = SimilarEdges()
+    if embedder is None:
+        out.warnings.append("similar edges skipped: no embedding model available")
+        return out
+    fingerprint = embedder.fingerprint
+    if not index.vectors.has_vectors(fingerprint):
+        out.warnings.append(
+            f"similar edges skipped: no vectors for {embedder.model_id} (run gno embed)"
+        )
+        return out
+    out.available = True
+    order = sorted(nodes)
+    if len(order) > NODE_BUDGET:
+        out.truncated_by_budget = True
+        out.warnings.append(
+            f"similar edges computed for the first {NODE_BUDGET} of {len(order)} nodes "
+            "(compute budget)"
+        )
+        order = order[:NODE_BUDGET]
+    docs = {
+        (d.collection, d.rel_path): d
+        for d in index.documents.get_documents([(k[0], k[1]) for k in order])
+    }
+    best: dict[tuple[Key, Key], float] = {}
+    for key in order:
+        doc = docs.get(key)
+        if doc is None:
+            continue
+        vectors = [v for _, v in index.vectors.chunk_vectors(doc.mirror_hash, fingerprint)]
+        if not vectors:
+            continue
+        scope = SearchFilters(collections=(doc.collection,))
+        hits = index.vectors.nearest(
+            mean_vector(vectors), fingerprint, scope, top_k * _OVERSHOOT + 1
+        )
+        kept = 0
+        for hit in hits:
+            other = (hit.document.collection, hit.document.rel_path)
+            if other == key or other not in nodes:
+                continue
+            score = round(distance_score(hit.distance), 6)
+            if score < threshold or score <= 0:
+                break  # hits come best first
+            pair = (key, other) if key < other else (other, key)
+            best[pair] = max(score, best.get(pair, 0.0))
+            kept += 1
+            if kept >= top_k:
+                break
+    ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))
+    if len(ranked) > room:
+        out.warnings.append(
+            f"{len(ranked) - max(room, 0)} similar edges left out by the edge limit"
+        )
+    out.links = [
+        {
+            "source": ids[a],
+            "target": ids[b],
+            "type": "similar",
+            "weight": score,
+            "confidence": "similarity",
+            "audit": {"resolution": "similarity", "match_count": 1},
+        }
+        for (a, b), score in ranked[: max(room, 0)]
+    ]
+    return out
