@@ -343,6 +343,16 @@ class Edge:
 
 
 @dataclass(frozen=True, slots=True)
+class LinkGraph:
+    """Every active document (of one collection or all, in collection and path order) and the
+    resolved links between two of them, compactly: ``(source, target, link_type, confidence)``
+    with ``source`` and ``target`` positions in ``documents``, one per link target."""
+
+    documents: tuple[DocRef, ...]
+    edges: tuple[tuple[int, int, str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class LinkCounts:
     """Totals over the links of active documents (of one collection or all)."""
 

@@ -14,6 +14,7 @@ from gno_core.domain import (
     Edge,
     ExtractedLink,
     LinkCounts,
+    LinkGraph,
     LinkRecord,
     LinkTarget,
     NameHit,
@@ -199,6 +200,27 @@ class InMemoryLinks:
                     row.link.edge_source,
                     target.confidence,
                 )
+
+    def graph(self, collection: str | None = None) -> LinkGraph:
+        docs = sorted(
+            (
+                row.doc
+                for row in self._rows.values()
+                if row.doc.active and (collection is None or row.doc.collection == collection)
+            ),
+            key=lambda d: (d.collection, d.rel_path),
+        )
+        index = {(d.collection, d.rel_path): i for i, d in enumerate(docs)}
+        edges: list[tuple[int, int, str, str]] = []
+        for e in self.edges(collection):
+            source = index.get((e.source.collection, e.source.rel_path))
+            target = index.get((e.target.collection, e.target.rel_path))
+            if source is not None and target is not None:
+                edges.append((source, target, e.link_type, e.confidence))
+        return LinkGraph(
+            tuple(DocRef(d.collection, d.rel_path, d.meta.title, d.source_hash) for d in docs),
+            tuple(edges),
+        )
 
     def adjacent(
         self, documents: Sequence[tuple[str, str]], relation: str | None = None

@@ -24,6 +24,7 @@ from gno_core.domain import (
     Edge,
     ExtractedLink,
     LinkCounts,
+    LinkGraph,
     LinkRecord,
     LinkTarget,
     NameHit,
@@ -287,6 +288,31 @@ class ApswLinks:
             for r in self._conn.cursor().execute(sql, params):
                 yield Edge(ref(r[0], r[1:5]), ref(r[5], r[6:10]), r[10], r[11], r[12], r[13])
 
+    def graph(self, collection: str | None = None) -> LinkGraph:
+        where, params = ("AND collection = ?", (collection,)) if collection else ("", ())
+        rows = self._db.rows(
+            "reading the link graph",
+            "SELECT id, collection, rel_path, title, source_hash FROM documents "
+            f"WHERE active = 1 {where} ORDER BY collection, rel_path",
+            params,
+        )
+        index = {r[0]: i for i, r in enumerate(rows)}
+        position = index.get
+        edges: list[tuple[int, int, str, str]] = []
+        # Plain rows filtered by the position map (an inactive document or one of another
+        # collection has none): no join with documents, no object per edge.
+        with translate_errors("reading the link graph"):
+            for source, target, link_type, confidence in self._conn.cursor().execute(
+                "SELECT l.doc_id, t.dst_doc_id, l.link_type, t.confidence "
+                "FROM link_targets t JOIN doc_links l ON l.id = t.link_id"
+            ):
+                s = position(source)
+                if s is not None:
+                    t = position(target)
+                    if t is not None:
+                        edges.append((s, t, link_type, confidence))
+        return LinkGraph(tuple(DocRef(r[1], r[2], r[3], r[4]) for r in rows), tuple(edges))
+
     def adjacent(
         self, documents: Sequence[tuple[str, str]], relation: str | None = None
     ) -> list[Edge]:
@@ -386,17 +412,18 @@ class ApswLinks:
             "GROUP BY l.relation ORDER BY 2 DESC, 1",
             params,
         )
-        confidence = self._db.rows(
-            "counting confidence",
-            "SELECT l.state, MIN(t.confidence), COUNT(*) FROM doc_links l JOIN documents s "
-            f"ON s.id = l.doc_id JOIN link_targets t ON t.link_id = l.id WHERE s.active = 1 "
-            f"AND l.state IN ('resolved', 'ambiguous') {where} GROUP BY l.id",
-            params,
+        # Each link's surest target (ambiguous links under their own name), counted inside
+        # SQLite: one row per confidence level, not one per link.
+        by_confidence: dict[str, int] = dict(
+            self._db.rows(
+                "counting confidence",
+                "SELECT level, COUNT(*) FROM (SELECT CASE WHEN l.state = 'ambiguous' THEN ? "
+                "ELSE MIN(t.confidence) END AS level FROM doc_links l JOIN documents s "
+                "ON s.id = l.doc_id JOIN link_targets t ON t.link_id = l.id WHERE s.active = 1 "
+                f"AND l.state IN ('resolved', 'ambiguous') {where} GROUP BY l.id) GROUP BY level",
+                (AMBIGUOUS, *params),
+            )
         )
-        by_confidence: dict[str, int] = {}
-        for state, level, _ in confidence:
-            name = AMBIGUOUS if state == "ambiguous" else level
-            by_confidence[name] = by_confidence.get(name, 0) + 1
         return LinkCounts(
             links=sum(states.values()),
             resolved=states.get("resolved", 0),

@@ -10,6 +10,7 @@ communities are in ``projection.py``, the report in ``report.py``, the walks in
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -37,13 +38,11 @@ from gno_core.links.projection import (
     GraphLimits,
     Key,
     Link,
-    Projection,
     confidence,
     edge_type,
     key_of,
-    linked_docs,
     merge,
-    project,
+    merge_graph,
     stronger,
 )
 from gno_core.links.report import doc_uri, whole_graph
@@ -82,9 +81,18 @@ class Graph:
     def neighbors(
         self, ref: str, direction: Direction, limits: GraphLimits
     ) -> GraphNeighborsResult:
-        root, projection = self._rooted(ref, limits)
+        """The links of ``ref`` merged per (neighbour, link type), from one
+        ``LinkStore.adjacent`` read (so it costs the neighbourhood, not the graph), the most
+        linked first; each neighbour's degree from a second read. ``limit`` caps the neighbours
+        listed and ``edgeLimit`` the entries; ``meta.totalNodes`` counts the root and all its
+        neighbours, ``meta.totalEdges`` the merged links touching it."""
+        root = self._key(ref)
+        collection = self._collection(limits.collection)
+        store = self.handle.index.links
+        docs = {root: self._docref(root)}
+        around = merge(store.adjacent([root]), collection, docs)
         found: dict[tuple[Key, str], tuple[str, Link]] = {}
-        for link in projection.links:
+        for link in around:
             if link.source == root and direction != "in":
                 other, way = link.target, "out"
             elif link.target == root and direction != "out":
@@ -96,23 +104,38 @@ class Graph:
                 found[(other, link.type)] = (way, link)
             elif seen[0] != way:
                 found[(other, link.type)] = ("both", stronger(seen[1], link))
+        ranked = sorted(found.items(), key=lambda item: (-item[1][1].count, item[0]))
+        everyone = {other for other, _ in found}
+        kept: list[tuple[Key, str, Link]] = []
+        nodes: set[Key] = set()
+        for (other, _), (way, link) in ranked:
+            if len(kept) >= limits.edge_limit or (
+                other not in nodes and len(nodes) >= limits.limit
+            ):
+                continue
+            nodes.add(other)
+            kept.append((other, way, link))
+        degree = _degrees(merge(store.adjacent(sorted(nodes)), collection, docs))
         neighbors = [
             GraphNeighbor(
-                node=self._node(other, projection),
+                node=self._node(other, docs[other], degree),
                 direction=way,
                 type=edge_type(link.type),
                 weight=link.count,
                 confidence=confidence(link.confidence),
             )
-            for (other, _), (way, link) in sorted(
-                found.items(), key=lambda item: (-item[1][1].count, item[0])
-            )
+            for other, way, link in kept
         ]
         return GraphNeighborsResult(
-            root=self._document(root, projection.docs[root]),
+            root=self._document(root, docs[root]),
             neighbors=neighbors,
             meta=GraphNeighborsMeta(
-                **self._projection_meta(limits, projection),
+                collection=limits.collection,
+                node_limit=limits.limit,
+                edge_limit=limits.edge_limit,
+                total_nodes=len(everyone | {root}),
+                total_edges=len(around),
+                truncated=len(kept) < len(ranked),
                 direction=direction,
                 total_neighbors=len(neighbors),
             ),
@@ -215,32 +238,10 @@ class Graph:
             return None
         return require_collection(self.handle.load_config(), name).name
 
-    def _merged(
-        self, collection: str | None, *, every_document: bool = True
-    ) -> tuple[list[Link], dict[Key, DocRef]]:
+    def _merged(self, collection: str | None) -> tuple[list[Link], dict[Key, DocRef]]:
         """Resolved links of ``collection`` (both ends in it) merged per (source, target,
-        type), self-links left out, and the documents they join (every active document of
-        ``collection`` with ``every_document``: reading them all costs a third of the links)."""
-        listed = self.handle.index.documents.list_documents(collection) if every_document else []
-        all_docs = {
-            (d.collection, d.rel_path): DocRef(
-                d.collection, d.rel_path, d.meta.title, d.source_hash
-            )
-            for d in listed
-        }
-        merged = merge(self.handle.index.links.edges(collection), collection, all_docs)
-        return merged, all_docs
-
-    def _rooted(self, ref: str, limits: GraphLimits) -> tuple[Key, Projection]:
-        root = self._key(ref)
-        collection = self._collection(limits.collection)
-        merged, all_docs = self._merged(collection, every_document=not limits.linked_only)
-        linked = linked_docs(merged, all_docs)
-        universe = linked if limits.linked_only else {**all_docs, **linked}
-        projection = project(merged, universe, limits)
-        if root not in projection.docs:
-            projection.docs[root] = self._docref(root)
-        return root, projection
+        type), self-links left out, and every active document of ``collection``."""
+        return merge_graph(self.handle.index.links.graph(collection))
 
     def _key(self, ref: str) -> Key:
         with self._documents().resolved(ref) as resolved:
@@ -265,30 +266,27 @@ class Graph:
             rel_path=key[1],
         )
 
-    def _node(self, key: Key, projection: Projection) -> GraphNode:
-        doc = projection.docs[key]
+    def _node(self, key: Key, doc: DocRef, degree: dict[Key, int]) -> GraphNode:
         return GraphNode(
             id=make_docid(doc.source_hash),
             uri=self._uri(doc),
             title=doc.title,
             collection=key[0],
             rel_path=key[1],
-            degree=projection.degree.get(key, 0),
+            degree=degree.get(key, 0),
         )
-
-    @staticmethod
-    def _projection_meta(limits: GraphLimits, projection: Projection) -> dict[str, object]:
-        return {
-            "collection": limits.collection,
-            "node_limit": limits.limit,
-            "edge_limit": limits.edge_limit,
-            "total_nodes": projection.total_nodes,
-            "total_edges": projection.total_edges,
-            "truncated": projection.truncated,
-        }
 
 
 def _relation_type(edge: Edge) -> str:
     if edge.edge_source == "frontmatter-relation":
         return "frontmatter"
     return "embed" if edge.relation == "embeds" else "link"
+
+
+def _degrees(links: list[Link]) -> dict[Key, int]:
+    """Distinct graph links touching each document."""
+    degree: dict[Key, int] = defaultdict(int)
+    for link in links:
+        degree[link.source] += 1
+        degree[link.target] += 1
+    return degree

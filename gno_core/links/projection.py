@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from gno_core.domain import AMBIGUOUS, EXPLICIT, MARKDOWN, DocRef, Edge
+from gno_core.domain import AMBIGUOUS, EXPLICIT, MARKDOWN, DocRef, Edge, LinkGraph
 
 if TYPE_CHECKING:
     from gno_core.contracts.graph import GraphConfidence, GraphEdgeType
@@ -29,6 +29,8 @@ REPORT_TOP = 10
 #: Label propagation stops earlier when no label changes.
 PROPAGATION_ROUNDS = 12
 RANK = {EXPLICIT: 0, "inferred": 1, AMBIGUOUS: 2}
+#: The confidence a merged link keeps: the surest of its links (``Link.add``).
+_BY_RANK = (EXPLICIT, "inferred", AMBIGUOUS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +82,7 @@ def merge(edges: Iterable[Edge], collection: str | None, all_docs: dict[Key, Doc
     merged: dict[tuple[Key, Key, str], Link] = {}
     for edge in edges:
         s, t = key_of(edge.source), key_of(edge.target)
-        if s == t or (collection is not None and t[0] != collection):
+        if s == t or (collection is not None and (s[0] != collection or t[0] != collection)):
             continue
         ident = (s, t, edge.link_type)
         link = merged.get(ident)
@@ -90,6 +92,29 @@ def merge(edges: Iterable[Edge], collection: str | None, all_docs: dict[Key, Doc
             all_docs.setdefault(t, edge.target)
         link.add(edge.confidence)
     return list(merged.values())
+
+
+def merge_graph(graph: LinkGraph) -> tuple[list[Link], dict[Key, DocRef]]:
+    """``merge`` over the compact whole-graph read (``LinkStore.graph``): the same merged
+    links, counted over positions instead of objects, and every document of the read."""
+    keys = [(d.collection, d.rel_path) for d in graph.documents]
+    rank = RANK.get
+    merged: dict[tuple[int, int, str], list[int]] = {}
+    for s, t, link_type, level in graph.edges:
+        if s == t:
+            continue
+        found = merged.get((s, t, link_type))
+        r = rank(level, 2)
+        if found is None:
+            merged[(s, t, link_type)] = [1, r]
+        else:
+            found[0] += 1
+            found[1] = min(found[1], r)
+    links = [
+        Link(keys[s], keys[t], link_type, count, _BY_RANK[r])
+        for (s, t, link_type), (count, r) in merged.items()
+    ]
+    return links, dict(zip(keys, graph.documents, strict=True))
 
 
 def linked_docs(merged: list[Link], docs: dict[Key, DocRef]) -> dict[Key, DocRef]:
@@ -104,17 +129,20 @@ def project(merged: list[Link], universe: dict[Key, DocRef], limits: GraphLimits
     for link in merged:
         degree[link.source] += 1
         degree[link.target] += 1
-    keys = sorted(universe, key=lambda k: (-degree.get(k, 0), k))
+    ordered = sorted(universe)
+    # Positions in URI order stand in for the keys in the sorts: the same order, int compares.
+    place = {k: i for i, k in enumerate(ordered)}
+    keys = sorted(ordered, key=lambda k: -degree.get(k, 0))  # stable: ties stay in URI order
     kept = set(keys[: limits.limit])
     links = [link for link in merged if link.source in kept and link.target in kept]
-    links.sort(key=lambda link: (-link.count, link.source, link.target, link.type))
+    links.sort(key=lambda link: (-link.count, place[link.source], place[link.target], link.type))
     truncated = len(keys) > limits.limit or len(links) > limits.edge_limit
     links = links[: limits.edge_limit]
     kept_degree: dict[Key, int] = defaultdict(int)
     for link in links:
         kept_degree[link.source] += 1
         kept_degree[link.target] += 1
-    docs = {k: universe[k] for k in sorted(kept)}
+    docs = {k: universe[k] for k in ordered if k in kept}
     return Projection(
         docs=docs,
         links=links,
@@ -135,23 +163,31 @@ class Communities:
 def communities(docs: dict[Key, DocRef], links: Iterable[Link]) -> Communities:
     order = sorted(docs)
     index = {k: i for i, k in enumerate(order)}
-    neighbours: list[dict[int, float]] = [defaultdict(float) for _ in order]
+    neighbours: list[dict[int, int]] = [defaultdict(int) for _ in order]
     for link in links:
         a, b = index[link.source], index[link.target]
         neighbours[a][b] += link.count
         neighbours[b][a] += link.count
+    near_of = [list(near.items()) for near in neighbours]
     labels = list(range(len(order)))
     for _ in range(PROPAGATION_ROUNDS):
         changed = False
-        for i, near in enumerate(neighbours):
+        for i, near in enumerate(near_of):
             if not near:
                 continue
-            weight: dict[int, float] = defaultdict(float)
-            for j, w in near.items():
-                weight[labels[j]] += w
-            best = max(weight.values())
-            label = min(lab for lab, w in weight.items() if w == best)
-            if label != labels[i] and weight.get(labels[i], 0.0) < best:
+            mine = labels[i]
+            weight: dict[int, int] = {}
+            for j, w in near:
+                lab = labels[j]
+                weight[lab] = weight.get(lab, 0) + w
+            if len(weight) == 1:
+                label = lab  # one label around: it wins unless it is already ours
+            else:
+                best = max(weight.values())
+                label = min(lab for lab, w in weight.items() if w == best)
+                if weight.get(mine, 0) >= best:
+                    continue
+            if label != mine:
                 labels[i] = label
                 changed = True
         if not changed:

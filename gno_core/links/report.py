@@ -79,20 +79,31 @@ def whole_graph(
         }
         for key, doc in projection.docs.items()
     ]
-    links = [
-        {
-            "source": ids[link.source],
-            "target": ids[link.target],
-            "type": edge_type(link.type),
-            "weight": link.count,
-            "confidence": confidence(link.confidence),
-            "audit": {
-                "resolution": "ambiguous" if link.confidence == AMBIGUOUS else "resolved",
-                "match_count": link.count,
-            },
-        }
-        for link in projection.links
-    ]
+    # The parts links share are built once: types, confidence names and audit records repeat.
+    kinds: dict[str, str] = {}
+    audits: dict[tuple[str, int], tuple[str, dict[str, object]]] = {}
+    links = []
+    for link in projection.links:
+        kind = kinds.get(link.type)
+        if kind is None:
+            kind = kinds[link.type] = edge_type(link.type)
+        shared = audits.get((link.confidence, link.count))
+        if shared is None:
+            resolution = "ambiguous" if link.confidence == AMBIGUOUS else "resolved"
+            shared = audits[(link.confidence, link.count)] = (
+                confidence(link.confidence),
+                {"resolution": resolution, "match_count": link.count},
+            )
+        links.append(
+            {
+                "source": ids[link.source],
+                "target": ids[link.target],
+                "type": kind,
+                "weight": link.count,
+                "confidence": shared[0],
+                "audit": shared[1],
+            }
+        )
     counts = handle.index.links.counts(collection)
     similar = SimilarEdges()
     if limits.include_similar:

@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
-from gno_core.domain import Edge, LinkCounts, LinkRecord, LinkTarget, NameHit, PendingLink
+from gno_core.domain import (
+    Edge,
+    LinkCounts,
+    LinkGraph,
+    LinkRecord,
+    LinkTarget,
+    NameHit,
+    PendingLink,
+)
 
 
 class LinkStore(Protocol):
@@ -34,6 +42,13 @@ class LinkStore(Protocol):
         """Every resolved link between two active documents (with its source in
         ``collection``, of edge type ``relation``, when given), one edge per target, streamed
         in source order."""
+        ...
+
+    def graph(self, collection: str | None = None) -> LinkGraph:
+        """Every active document of ``collection`` (all when None) and the edges of ``edges``
+        with both ends among them, in no particular order: the whole graph in one read, as
+        plain tuples (a report over tens of thousands of links costs its rows, not an object
+        per edge)."""
         ...
 
     def adjacent(

@@ -237,3 +237,43 @@ def test_reupsert_replaces_links(store: Store) -> None:
     resolve_pending(store.links)
     assert targets_of(store, "a.md") == [("b.md:explicit",)]
     assert INFERRED not in dict(store.links.counts().confidence)
+
+
+def test_whole_graph_read_matches_the_edges(store: Store) -> None:
+    put(
+        store,
+        note("a.md", "[[b]] [[b]] ![[c]] [[a]] [[zzz]] [[other:x]]\n"),
+        note("b.md", "[[a]] [[other:x]]\n"),
+        note("c.md", "c"),
+        note("gone.md", "[[a]]\n"),
+        note("x.md", "[[notes:a]]\n", collection="other"),
+    )
+    resolve_pending(store.links)
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("gone.md",)))
+
+    def named(collection: str | None) -> tuple[list[str], list[tuple[str, ...]]]:
+        graph = store.links.graph(collection)
+        docs = [f"{d.collection}/{d.rel_path}" for d in graph.documents]
+        return docs, sorted((docs[s], docs[t], kind, level) for s, t, kind, level in graph.edges)
+
+    def streamed(collection: str | None) -> list[tuple[str, ...]]:
+        return sorted(
+            (
+                f"{e.source.collection}/{e.source.rel_path}",
+                f"{e.target.collection}/{e.target.rel_path}",
+                e.link_type,
+                e.confidence,
+            )
+            for e in store.links.edges(collection)
+            if collection is None or e.target.collection == collection
+        )
+
+    docs, edges = named(None)
+    assert docs == ["notes/a.md", "notes/b.md", "notes/c.md", "other/x.md"]
+    assert edges == streamed(None)
+    assert ("notes/a.md", "notes/a.md", "wiki", EXPLICIT) in edges  # self-links are kept
+    assert ("notes/b.md", "other/x.md", "wiki", EXPLICIT) in edges
+    docs, edges = named("notes")
+    assert docs == ["notes/a.md", "notes/b.md", "notes/c.md"]
+    assert edges == streamed("notes") and len(edges) == 5
+    assert store.links.graph("nowhere").documents == ()
