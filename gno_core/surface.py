@@ -22,9 +22,9 @@ if TYPE_CHECKING:
         SyncResult,
         TagsList,
     )
+    from gno_core.contracts.ask import AskResult
     from gno_core.contracts.embedding import EmbedResult, IndexResult
     from gno_core.contracts.evidence import (
-        AskResult,
         CapsuleVerification,
         ContextCapsule,
         QueryDiagnosis,

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from gno_core.errors import GnoError
 
 if TYPE_CHECKING:
-    from gno_core.contracts.evidence import AskResult
+    from gno_core.contracts.ask import AskResult
     from gno_core.contracts.evidence_requests import AskRequest, ContextRequest
     from gno_core.evidence.capsule import CapsuleCompiler
     from gno_core.ports import EvidencePassage, Generator
@@ -66,7 +66,7 @@ def _claim_text(claim: str) -> str:
 
 
 def ask(compiler: CapsuleCompiler, generator: Generator, request: AskRequest) -> AskResult:
-    from gno_core.contracts.evidence import AskResult
+    from gno_core.contracts.ask import AskResult
     from gno_core.evidence.verify import verify
     from gno_core.ports import EvidencePassage, GenerationRequest
 

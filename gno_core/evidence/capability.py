@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from gno_core.evidence.capsule import CapsuleCompiler
 
 if TYPE_CHECKING:
+    from gno_core.contracts.ask import AskResult
     from gno_core.contracts.evidence import (
-        AskResult,
         CapsuleVerification,
         ContextCapsule,
         QueryDiagnosis,

@@ -11,23 +11,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gno_core.errors import GnoError, NotFoundError
+from gno_core.errors import NotFoundError
 from gno_core.evidence.diagnose_graph import graph_stage
-from gno_core.retrieval.dates import parse_document_date
+from gno_core.evidence.stages import POOL, bm25_stage, filter_reasons, stage, vector_stage
 from gno_core.retrieval.filters import build_filters
-from gno_core.retrieval.query import parse_query, words_of
 from gno_core.retrieval.results import doc_key
 
 if TYPE_CHECKING:
     from gno_core.contracts.evidence import QueryDiagnosis
     from gno_core.contracts.evidence_requests import DiagnoseRequest
     from gno_core.documents import Documents
-    from gno_core.domain import SearchFilters, StoredDocument
+    from gno_core.domain import StoredDocument
     from gno_core.index_handle import IndexHandle
     from gno_core.ports import SemanticModels
     from gno_core.retrieval.modes import Retrieval
-
-POOL = 100
 
 
 def diagnose(
@@ -82,12 +79,12 @@ def diagnose(
         )
         return QueryDiagnosis.model_validate(out)
     filters = build_filters(handle.load_config(), request, handle.clock.now_ns())
-    reasons = _filter_reasons(doc, markdown, filters, request)
+    reasons = filter_reasons(doc, markdown, filters, request)
     if reasons:
         target["status"] = "filtered_out"
         target["filterReasons"] = reasons
         out["stages"] = [
-            _stage(s, "skipped", 0, False, None, None, False, "skipped", "filtered out first")
+            stage(s, "skipped", 0, False, None, None, False, "skipped", "filtered out first")
             for s in ("bm25", "vector", "fusion", "graph", "rerank")
         ]
         out["summary"] = (
@@ -97,199 +94,17 @@ def diagnose(
         return QueryDiagnosis.model_validate(out)
     target["status"] = "diagnosed"
     key = doc_key(doc)
-    stages = [_bm25(handle, request, filters, key), _vector(handle, models, request, filters, key)]
+    stages = [
+        bm25_stage(handle, request, filters, key),
+        vector_stage(handle, models, request, filters, key),
+    ]
     fusion, rerank, chunk, graph_keys, lines = _hybrid(retrieval, request, key, doc)
-    stages += [fusion, graph_stage(handle, doc, graph_keys, lines, _stage), rerank]
+    stages += [fusion, graph_stage(handle, doc, graph_keys, lines, stage), rerank]
     out["stages"] = stages
     if chunk is not None:
         out["chunk"] = chunk
     out["summary"] = _summary(uri, stages, request.limit)
     return QueryDiagnosis.model_validate(out)
-
-
-def _stage(
-    sid: str,
-    status: str,
-    count: int,
-    present: bool,
-    rank: int | None,
-    score: float | None,
-    survived: bool,
-    drop: str | None,
-    reason: str,
-) -> dict[str, Any]:
-    stage: dict[str, Any] = {
-        "id": sid,
-        "status": status,
-        "sourceCount": count,
-        "present": present,
-        "survived": survived,
-        "reason": reason,
-    }
-    if rank is not None:
-        stage["rank"] = rank
-    if score is not None:
-        stage["score"] = round(score, 6)
-    if drop is not None:
-        stage["dropReason"] = drop
-    return stage
-
-
-def _filter_reasons(
-    doc: StoredDocument, markdown: str, filters: SearchFilters, request: DiagnoseRequest
-) -> list[str]:
-    meta = doc.meta
-    reasons = []
-    if filters.collections and doc.collection not in filters.collections:
-        reasons.append(
-            f"it is in collection '{doc.collection}' but the query is limited to "
-            + ", ".join(f"'{c}'" for c in filters.collections)
-        )
-    if filters.path_prefix and not doc.rel_path.startswith(filters.path_prefix):
-        reasons.append(f"its path '{doc.rel_path}' does not start with '{filters.path_prefix}'")
-    tags = set(meta.tags)
-    has = ", ".join(sorted(tags)) or "no tags"
-    missing = [t for t in filters.tags_all if t not in tags]
-    if missing:
-        reasons.append(f"it lacks the required tag(s) {', '.join(missing)} (it has {has})")
-    if filters.tags_any and not tags & set(filters.tags_any):
-        reasons.append(f"it has none of the tags {', '.join(filters.tags_any)} (it has {has})")
-    when = parse_document_date(meta.date) or doc.source_mtime_ns
-    if filters.since_ns is not None and when < filters.since_ns:
-        reasons.append(f"its date is before --since {request.since}")
-    if filters.until_ns is not None and when >= filters.until_ns:
-        reasons.append(f"its date is not before --until {request.until}")
-    if filters.categories:
-        own = {c.lower() for c in (*meta.categories, meta.content_type or "") if c}
-        if not own & set(filters.categories):
-            reasons.append(
-                f"its categories ({', '.join(sorted(own)) or 'none'}) match none of "
-                + ", ".join(filters.categories)
-            )
-    if filters.author and (
-        meta.author is None or filters.author.lower() not in meta.author.lower()
-    ):
-        reasons.append(f"its author ({meta.author or 'none'}) does not contain '{filters.author}'")
-    if filters.lang and (meta.language or "").lower() != filters.lang:
-        reasons.append(f"its language is {meta.language or 'unknown'}, not {filters.lang}")
-    if filters.exclude_terms:
-        words = set(words_of(" ".join((markdown, doc.rel_path, meta.title or ""))))
-        hit = [t for t in filters.exclude_terms if t in words]
-        if hit:
-            reasons.append(f"it contains the excluded term(s) {', '.join(hit)}")
-    return reasons
-
-
-def _bm25(
-    handle: IndexHandle, request: DiagnoseRequest, filters: SearchFilters, key: str
-) -> dict[str, Any]:
-    hits = handle.index.lexical.search(parse_query(request.query), filters, POOL)
-    keys = [doc_key(h.document) for h in hits]
-    if key in keys:
-        rank = keys.index(key) + 1
-        best = hits[0].bm25 or 1.0
-        score = hits[rank - 1].bm25 / best
-        return _stage(
-            "bm25",
-            "active",
-            len(hits),
-            True,
-            rank,
-            score,
-            True,
-            None,
-            f"BM25 ranks it {rank} of {len(hits)} keyword matches",
-        )
-    return _stage(
-        "bm25",
-        "active",
-        len(hits),
-        False,
-        None,
-        None,
-        False,
-        "not_in_candidate_set",
-        "no BM25 match: it shares none of the query's keywords, or ranks below the "
-        f"{POOL} best keyword matches",
-    )
-
-
-def _vector(
-    handle: IndexHandle,
-    models: SemanticModels,
-    request: DiagnoseRequest,
-    filters: SearchFilters,
-    key: str,
-) -> dict[str, Any]:
-    embedder = models.embedder
-    if embedder is None:
-        return _stage(
-            "vector",
-            "skipped",
-            0,
-            False,
-            None,
-            None,
-            False,
-            "skipped",
-            "no embedding model is available, so nothing was searched by meaning",
-        )
-    if not handle.index.vectors.has_vectors(embedder.fingerprint):
-        return _stage(
-            "vector",
-            "skipped",
-            0,
-            False,
-            None,
-            None,
-            False,
-            "skipped",
-            "nothing is embedded yet (run gno embed), so nothing was searched by meaning",
-        )
-    try:
-        vector = embedder.embed_batch([embedder.profile.query(request.query)])[0]
-    except GnoError as exc:
-        return _stage(
-            "vector",
-            "skipped",
-            0,
-            False,
-            None,
-            None,
-            False,
-            "skipped",
-            f"the query could not be embedded ({exc.code})",
-        )
-    hits = handle.index.vectors.nearest(vector, embedder.fingerprint, filters, POOL)
-    keys = []
-    for h in hits:
-        k = doc_key(h.document)
-        if k not in keys:
-            keys.append(k)
-    if key in keys:
-        rank = keys.index(key) + 1
-        return _stage(
-            "vector",
-            "active",
-            len(keys),
-            True,
-            rank,
-            None,
-            True,
-            None,
-            f"by meaning it ranks {rank} of the {len(keys)} nearest documents",
-        )
-    return _stage(
-        "vector",
-        "active",
-        len(keys),
-        False,
-        None,
-        None,
-        False,
-        "not_in_candidate_set",
-        f"by meaning it is not among the {POOL} nearest chunks",
-    )
 
 
 def _hybrid(
@@ -308,7 +123,7 @@ def _hybrid(
     rank = fused_keys.index(uri_of) + 1 if uri_of in fused_keys else None
     chunk = None
     if rank is None:
-        fusion = _stage(
+        fusion = stage(
             "fusion",
             "active",
             len(fused_keys),
@@ -328,7 +143,7 @@ def _hybrid(
             why += f", but its score {score:.2f} is below minScore {request.min_score}"
         elif rank > request.limit:
             why += f", below the limit of {request.limit}"
-        fusion = _stage(
+        fusion = stage(
             "fusion",
             "active",
             len(fused_keys),
@@ -346,7 +161,7 @@ def _hybrid(
                 "endLine": hit.snippet_range.end_line,
             }
     if not request.rerank or request.fast:
-        rerank = _stage(
+        rerank = stage(
             "rerank",
             "skipped",
             0,
@@ -360,7 +175,7 @@ def _hybrid(
         return fusion, rerank, chunk, fused_keys[: request.limit], lines
     ranked = retrieval.hybrid(QueryRequest(**{**fields, "limit": POOL, "min_score": None}))
     if not ranked.meta.reranked:
-        rerank = _stage(
+        rerank = stage(
             "rerank",
             "skipped",
             0,
@@ -374,7 +189,7 @@ def _hybrid(
         return fusion, rerank, chunk, fused_keys[: request.limit], lines
     keys = [r.uri for r in ranked.results]
     if uri_of not in keys:
-        rerank = _stage(
+        rerank = stage(
             "rerank",
             "active",
             len(keys),
@@ -387,7 +202,7 @@ def _hybrid(
         )
     else:
         final = keys.index(uri_of) + 1
-        rerank = _stage(
+        rerank = stage(
             "rerank",
             "active",
             len(keys),

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from gno_core.facade.base import FacadeBase
 
 if TYPE_CHECKING:
+    from gno_core.contracts.ask import AskResult
     from gno_core.contracts.evidence import (
-        AskResult,
         CapsuleVerification,
         ContextCapsule,
         QueryDiagnosis,
