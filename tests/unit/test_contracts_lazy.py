@@ -44,4 +44,7 @@ def test_importing_the_package_builds_no_contract() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('gno_core.contracts.')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['gno_core.contracts.base', 'gno_core.contracts.search']"
+    # The catalogue is the table of where names live (plain strings, no model).
+    assert out.stdout.strip() == (
+        "['gno_core.contracts.base', 'gno_core.contracts.catalogue', 'gno_core.contracts.search']"
+    )
