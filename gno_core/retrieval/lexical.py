@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gno_core.contracts import SearchMeta, SearchResult, SearchResults, SnippetRange
-from gno_core.contracts.requests import SearchRequest
+from gno_core.contracts.search_request import SearchRequest
 from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.ports import Index
 from gno_core.retrieval.dates import parse_document_date

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gno_core.contracts.requests import SearchRequest
 from gno_core.contracts.search import SearchResults
+from gno_core.contracts.search_request import SearchRequest
 from gno_core.domain import SearchFilters
 from gno_core.index_handle import IndexHandle
 from gno_core.ports import SemanticModels

@@ -13,7 +13,7 @@ from gno_core.contracts import (
     SnippetRange,
     SourceInfo,
 )
-from gno_core.contracts.requests import SearchRequest
+from gno_core.contracts.search_request import SearchRequest
 from gno_core.domain import Chunk, SearchFilters, StoredDocument
 from gno_core.identity import make_uri
 from gno_core.retrieval.dates import iso_from_ns
