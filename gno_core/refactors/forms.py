@@ -130,6 +130,17 @@ def _with_ext(bare: str, ext: str, keep: bool) -> str:
     return bare + ext if keep else bare
 
 
+def _cased(written: str, actual: str, new: str) -> str:
+    """``new`` in the letter case ``written`` gave ``actual`` (``[[Changelog]]`` for
+    ``changelog.md`` stays capitalised), so a link keeps its resolution rule."""
+    if written == actual:
+        return new
+    for style in (str.upper, str.lower, str.capitalize, str.title):
+        if written == style(actual):
+            return style(new)
+    return new
+
+
 def rename_wiki(written: str, old: str, new: str) -> str | None:
     """``written`` (a wiki target naming ``old`` by path, file name or Dendron hierarchy) with
     ``new`` spelled the same way; None when it does not name ``old`` so (a title or alias)."""
@@ -143,12 +154,14 @@ def rename_wiki(written: str, old: str, new: str) -> str | None:
     if "/" in path or rooted:
         if not _same(path, old):
             return None
-        return ("/" if rooted else "") + _with_ext(new_bare, ext, has_ext)
+        bare = strip_markdown_extension(path)
+        return ("/" if rooted else "") + _with_ext(_cased(bare, old_bare, new_bare), ext, has_ext)
     bare = strip_markdown_extension(path)
-    if fold(bare) == fold(posixpath.basename(old_bare)):
-        return _with_ext(posixpath.basename(new_bare), ext, has_ext)
+    old_stem, new_stem = posixpath.basename(old_bare), posixpath.basename(new_bare)
+    if fold(bare) == fold(old_stem):
+        return _with_ext(_cased(bare, old_stem, new_stem), ext, has_ext)
     if "/" in old_bare and fold(path) == fold(old_bare.replace("/", ".")):
-        return new_bare.replace("/", ".")
+        return _cased(path, old_bare.replace("/", "."), new_bare.replace("/", "."))
     return None
 
 

@@ -60,15 +60,18 @@ class Planner:
 
     # -- reading ----------------------------------------------------------------------------
 
-    def _read(self, collection: CollectionConfig, rel_path: str, moved_to: str) -> Note:
+    def _read(
+        self, collection: CollectionConfig, rel_path: str, moved_to: str, stored_hash: str | None
+    ) -> Note:
+        """The note at ``rel_path``, its links extracted as if it were at ``moved_to``;
+        ``stale`` when its bytes are not the ones indexed (``stored_hash``)."""
         source, data = self._notes.read(
             collection.path, rel_path, self._config.ingest.max_file_bytes
         )
         del source
         sha = _sha(data)
-        stored = self._documents.get_document(collection.name, rel_path)
         note = Note(collection, rel_path, data, sha, decode_raw(data))
-        note.stale = stored is None or stored.source_hash != sha
+        note.stale = stored_hash != sha
         if note.raw is not None:
             text = note.raw.extraction_text
             front, body_line = self._front(text)
@@ -85,10 +88,11 @@ class Planner:
 
     def plan(self, operation: str, collection: CollectionConfig, source: str, target: str) -> Plan:
         plan = Plan(operation, collection, source, target)
-        if self._documents.get_document(collection.name, source) is None:
+        stored = self._documents.get_document(collection.name, source)
+        if stored is None:
             raise NotFoundError(f"Document not found: {collection.name}/{source}")
-        moved = self._read(collection, source, target)
-        before = self._read(collection, source, source)
+        moved = self._read(collection, source, target, stored.source_hash)
+        before = self._read(collection, source, source, stored.source_hash)
         plan.notes[(collection.name, source)] = moved
         if moved.stale:
             plan.block("sync_pending")
@@ -106,7 +110,7 @@ class Planner:
         hits = self._hits(candidates, {k.key for k in before.names}, plan)
         for note, link in candidates:
             self._examine(plan, note, link, hits, before)
-        self._verify(plan, before.names, moved.names)
+        self._verify(plan, moved.names)
         self._changes(plan, moved)
         return plan
 
@@ -131,20 +135,20 @@ class Planner:
                 )
 
     def _referrers(self, plan: Plan) -> list[Note]:
-        seen: set[tuple[str, str]] = set()
+        keys = [
+            (r.source.collection, r.source.rel_path)
+            for r in self._links.incoming(plan.collection.name, plan.source)
+        ]
+        keys = [k for k in dict.fromkeys(keys) if k != (plan.collection.name, plan.source)]
+        hashes = {
+            (d.collection, d.rel_path): d.source_hash for d in self._documents.get_documents(keys)
+        }
         notes: list[Note] = []
-        for record in self._links.incoming(plan.collection.name, plan.source):
-            key = (record.source.collection, record.source.rel_path)
-            if key in seen or (
-                record.source.rel_path == plan.source
-                and (record.source.collection == plan.collection.name)
-            ):
-                continue
-            seen.add(key)
-            collection = self._collection(record.source.collection)
+        for key in keys:
+            collection = self._collection(key[0])
             if collection is None:
                 continue
-            note = self._read(collection, record.source.rel_path, record.source.rel_path)
+            note = self._read(collection, key[1], key[1], hashes.get(key))
             if note.stale:
                 plan.block("sync_pending")
             if note.raw is None:
@@ -277,51 +281,49 @@ class Planner:
             reason = "relative_path_recalculated"
         return site, reason, new
 
-    def _verify(self, plan: Plan, before: tuple[NameKey, ...], after: tuple[NameKey, ...]) -> None:
+    def _verify(self, plan: Plan, after: tuple[NameKey, ...]) -> None:
         """Apply each note's edits in memory, extract its links again and resolve every
-        reference against the names of the collection after the operation."""
+        reference against the names of the collection after the operation (one name lookup
+        for all the notes)."""
         by_note: dict[tuple[str, str], list[Reference]] = defaultdict(list)
         for ref in plan.references:
             by_note[(ref.collection, ref.source_path)].append(ref)
-        new_doc = DocRef(plan.collection.name, plan.target)
+        relocated: list[tuple[Note, list[Reference]]] = []
         for key, refs in by_note.items():
             note = plan.notes[key]
             if note.raw is None:
                 continue
             edits = _unique_edits(r.edit for r in refs)
             data = apply_edits(note.raw, edits) if edits else note.data
-            destination = refs[0].destination_path
             plan.after[key] = data
-            watched = {r.seq for r in refs if r.seq >= 0}
-            if not watched:
+            if all(r.seq < 0 for r in refs):
                 continue
             raw = decode_raw(data)
             assert raw is not None
-            relocated = Note(note.collection, destination, data, "", raw)
-            relocated.links = extract_links(
-                raw.extraction_text, destination, *self._front(raw.extraction_text)
+            moved = Note(note.collection, refs[0].destination_path, data, "", raw)
+            moved.links = extract_links(
+                raw.extraction_text, moved.rel_path, *self._front(raw.extraction_text)
             )
-            if len(relocated.links) != len(note.links):
+            if len(moved.links) != len(note.links):
                 plan.block("malformed_syntax")
                 continue
-            links = [relocated.links[seq] for seq in sorted(watched)]
-            hits = self._after_hits(plan, relocated, links, before, after)
+            relocated.append((moved, refs))
+        watched = [(n, n.links[r.seq]) for n, refs in relocated for r in refs if r.seq >= 0]
+        hits = self._after_hits(plan, watched, after)
+        new_doc = (plan.collection.name, plan.target)
+        for note, refs in relocated:
             for ref in refs:
                 if ref.seq < 0:
                     continue
-                targets = self._resolve(relocated, relocated.links[ref.seq], hits)
+                targets = self._resolve(note, note.links[ref.seq], hits)
                 # A copy's links to itself name the copy; every other link keeps its target.
                 want = new_doc
                 if plan.operation == "duplicate" and not _in_moved(ref, plan):
-                    want = DocRef(plan.collection.name, plan.source)
-                if [(t.document.collection, t.document.rel_path) for t in targets] != [
-                    (want.collection, want.rel_path)
-                ]:
-                    code = (
-                        "duplicate_basename_ambiguity"
-                        if len(targets) > 1
-                        else "ambiguous_resolution"
-                    )
+                    want = (plan.collection.name, plan.source)
+                if [(t.document.collection, t.document.rel_path) for t in targets] != [want]:
+                    code = "ambiguous_resolution"
+                    if len(targets) > 1:
+                        code = "duplicate_basename_ambiguity"
                     ref.classification, ref.reason_code = "ambiguous", code
                     plan.block(code)
 
@@ -336,15 +338,12 @@ class Planner:
         return front, text.count("\n", 0, len(text) - len(body)) + 1
 
     def _after_hits(
-        self,
-        plan: Plan,
-        note: Note,
-        links: list[ExtractedLink],
-        before: tuple[NameKey, ...],
-        after: tuple[NameKey, ...],
+        self, plan: Plan, links: list[tuple[Note, ExtractedLink]], after: tuple[NameKey, ...]
     ) -> dict[str, dict[str, list[NameHit]]]:
+        """``_hits`` as the collection will be: the note's old names gone (unless copied),
+        its new ones there."""
         keys: dict[str, set[str]] = defaultdict(set)
-        for link in links:
+        for note, link in links:
             keys[link.target_collection or note.collection.name].update(link.keys)
         out: dict[str, dict[str, list[NameHit]]] = {}
         source = (plan.collection.name, plan.source)
@@ -362,7 +361,6 @@ class Planner:
                     if name.key in wanted:
                         per_key[name.key].append(NameHit(doc, name.kind, name.key))
             out[scope] = per_key
-        del before
         return out
 
     def _changes(self, plan: Plan, moved: Note) -> None:
