@@ -123,7 +123,7 @@ def main() -> int:
             f"embed: {embed.embedded} chunks in {done - synced:.1f}s "
             f"({embed.chunks_per_second or 0:.1f} chunks/s, {embed.model}); "
             f"gno index total {done - started:.1f}s; vector backend "
-            f"{gno.store.vector_backend}"
+            f"{gno.handle.index.vectors.vector_backend}"
         )
 
     queries, qrels = scifact_queries(), scifact_qrels()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 
@@ -14,6 +13,8 @@ def atomic_write(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same directory, fsync, then a
     rename, so readers see the old file or the new one, never a torn one. Raises ``OSError``."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # (and random, shutil): only a write needs them
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -160,10 +160,32 @@ def _sub_parser_class(common: argparse.ArgumentParser) -> type[argparse.Argument
 #: when the first model class is built (~10-20 ms of each ``gno`` start); gno uses none. A
 #: caller who wants their plugins in a gno process sets the variable themselves.
 _PLUGINS_OFF = ("PYDANTIC_DISABLE_PLUGINS", "__all__")
+#: The module pydantic imports its plugin lookup from, on the first model it builds.
+_PLUGIN_LOADER = "pydantic.plugin._loader"
+
+
+def _plugins_off() -> None:
+    """Turn pydantic's plugins off for this process, without their lookup's imports.
+
+    Even with the variable set, pydantic imports ``importlib.metadata`` (and with it ``email``,
+    ``csv``, ``zipfile``, ``socket``) to build its first model, only to find the lookup off: a
+    fifth of an empty interpreter's start again. When every plugin is off, the loader it would
+    import has a single answer, no plugins, so it is given that loader instead. Plugins named
+    one by one (or on) keep pydantic's own loader. ``tests/unit/test_cli_plugins_off.py`` pins
+    the name pydantic calls.
+    """
+    os.environ.setdefault(*_PLUGINS_OFF)
+    if os.environ[_PLUGINS_OFF[0]] != _PLUGINS_OFF[1] or _PLUGIN_LOADER in sys.modules:
+        return
+    import types
+
+    loader = types.ModuleType(_PLUGIN_LOADER, "pydantic plugins, all off (see gno_cli.main)")
+    loader.get_plugins = tuple  # type: ignore[attr-defined]
+    sys.modules[_PLUGIN_LOADER] = loader
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    os.environ.setdefault(*_PLUGINS_OFF)
+    _plugins_off()
     given = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(given)
     try:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from pydantic.fields import FieldInfo
 
-    from gno_core.contracts.requests import Cli
+    from gno_core.contracts.search_request import Cli
 
 Parser = argparse.ArgumentParser
 
@@ -50,7 +50,7 @@ def csv(value: str) -> list[str]:
 
 
 def _cli(field: FieldInfo) -> Cli:
-    from gno_core.contracts.requests import Cli
+    from gno_core.contracts.search_request import Cli
 
     found = [m for m in field.metadata if isinstance(m, Cli)]
     return found[0] if found else Cli()
@@ -76,7 +76,7 @@ def add_request_options(
 
 
 def _add_field(target: Any, name: str, field: FieldInfo, cli: Cli) -> None:
-    from gno_core.contracts.requests import unwrap_optional
+    from gno_core.contracts.search_request import unwrap_optional
 
     kind = unwrap_optional(field.annotation)
     if field.is_required():

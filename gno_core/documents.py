@@ -5,9 +5,9 @@ another index — to a stored document."""
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gno_core.contracts import (
     Capabilities,
@@ -24,13 +24,17 @@ from gno_core.contracts import (
     TagsList,
     TagsMeta,
 )
-from gno_core.contracts.document import SkipReason
-from gno_core.domain import StoredDocument
 from gno_core.errors import NotFoundError, ValidationError
 from gno_core.identity import parse_ref
-from gno_core.index_handle import IndexHandle, IndexOpener
 from gno_core.retrieval.results import conversion_info, source_info
 from gno_core.text.validity import require_text
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from gno_core.contracts.document import SkipReason
+    from gno_core.domain import StoredDocument
+    from gno_core.index_handle import IndexHandle, IndexOpener
 
 __all__ = ["MAX_MULTI_GET_REFS", "MAX_MULTI_GET_TOTAL_BYTES", "Documents", "Resolved"]
 

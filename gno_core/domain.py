@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gno_core.facts import FactRecord, InvalidFact
 
@@ -340,6 +341,29 @@ class Edge:
     link_type: str
     edge_source: str
     confidence: str
+
+
+class Mention(NamedTuple):
+    """One link to a document as a backlink list shows it: the active source document (its
+    collection, path, title and source hash), how and where the link is written, the
+    confidence of its resolution to this document, and its context line. A flat tuple: a hub
+    has thousands."""
+
+    collection: str
+    rel_path: str
+    title: str | None
+    source_hash: str
+    link_text: str | None
+    link_type: str
+    edge_source: str
+    relation: str
+    target_anchor: str | None
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+    confidence: str
+    context: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,14 +4,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
 
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.defaults import WRITE_WAIT_SECONDS
-from gno_core.domain import StoredDocument
 from gno_core.errors import NotFoundError, NotInitializedError
 from gno_core.identity import make_uri
-from gno_core.ports import Cancelled, Clock, ConfigRepository, Index, IndexProvider, WriteLease
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from gno_core.domain import StoredDocument
+    from gno_core.ports import Cancelled, Clock, ConfigRepository, Index, IndexProvider, WriteLease
 
 __all__ = ["IndexHandle", "IndexOpener", "require_collection"]
 

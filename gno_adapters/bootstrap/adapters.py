@@ -5,27 +5,30 @@ in memory, a future PostgreSQL one) goes through here, so tests run the real fac
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gno_core.facade import Gno
-from gno_core.index_handle import IndexOpener
-from gno_core.ports import (
-    Clock,
-    ConfigRepository,
-    Embedder,
-    FrontmatterParser,
-    Generator,
-    IndexProvider,
-    NoteFiles,
-    Reranker,
-    ResidentProbe,
-    SemanticModels,
-    SourceTree,
-    TokenCounter,
-    WriteLease,
-)
-from gno_core.ports.changes import ChangeFeed
-from gno_core.ports.converters import DocumentConverter
-from gno_core.ports.refactors import RefactorCommit
+
+if TYPE_CHECKING:
+    from gno_core.index_handle import IndexOpener
+    from gno_core.ports import (
+        Clock,
+        ConfigRepository,
+        Embedder,
+        FrontmatterParser,
+        Generator,
+        IndexProvider,
+        NoteFiles,
+        Reranker,
+        ResidentProbe,
+        SemanticModels,
+        SourceTree,
+        TokenCounter,
+        WriteLease,
+    )
+    from gno_core.ports.changes import ChangeFeed
+    from gno_core.ports.converters import DocumentConverter
+    from gno_core.ports.refactors import RefactorCommit
 
 __all__ = ["Adapters", "ChosenModels", "build"]
 

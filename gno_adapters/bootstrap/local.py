@@ -4,7 +4,6 @@ cache, the pid-file resident probe; ``open_gno`` builds a facade over it."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gno_adapters.bootstrap.adapters import Adapters, build
@@ -15,27 +14,27 @@ from gno_adapters.files.notes import LocalNoteFiles
 from gno_adapters.files.refactor_commit import JournaledCommit
 from gno_adapters.sqlite import ApswIndexProvider
 from gno_core.errors import NotFoundError
-from gno_core.facade import Gno
 from gno_core.index_handle import IndexHandle
-from gno_core.ports import (
-    ConfigRepository,
-    Embedder,
-    FrontmatterParser,
-    GenerationRequest,
-    Generator,
-    Reranker,
-    SourceTree,
-    TokenCounter,
-)
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
     from pathlib import Path
 
     from gno_adapters.bootstrap.model_wiring import SemanticModels
     from gno_adapters.converters.sandbox import SandboxedConverters
     from gno_adapters.watch.feed import WatchfilesFeed
     from gno_core.domain import SourceFile
+    from gno_core.facade import Gno
+    from gno_core.ports import (
+        ConfigRepository,
+        Embedder,
+        FrontmatterParser,
+        GenerationRequest,
+        Generator,
+        Reranker,
+        SourceTree,
+        TokenCounter,
+    )
     from gno_core.ports.converters import Converted, ConvertLimits
     from gno_core.ports.lease import Cancelled
 

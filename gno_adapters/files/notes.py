@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 import time
 from collections.abc import Iterator
@@ -177,6 +176,8 @@ class LocalNoteFiles:
     def _write(
         self, root: str, folder: int, name: str, rel_path: str, data: bytes, *, replace: bool
     ) -> SourceFile:
+        import secrets  # (and random): only a write needs it
+
         temp = f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(6)}.tmp"
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
         try:

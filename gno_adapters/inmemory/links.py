@@ -17,6 +17,7 @@ from gno_core.domain import (
     LinkGraph,
     LinkRecord,
     LinkTarget,
+    Mention,
     NameHit,
     NameKey,
     PendingLink,
@@ -180,6 +181,30 @@ class InMemoryLinks:
                         )
                     )
         return sorted(out, key=lambda r: (r.source.collection, r.source.rel_path, r.link.seq))
+
+    def mentions(
+        self, collection: str, rel_path: str, source_collection: str | None = None
+    ) -> list[Mention]:
+        return [
+            Mention(
+                r.source.collection,
+                r.source.rel_path,
+                r.source.title,
+                r.source.source_hash,
+                r.link.link_text,
+                r.link.link_type,
+                r.link.edge_source,
+                r.link.relation,
+                r.link.target_anchor,
+                r.link.start_line,
+                r.link.start_col,
+                r.link.end_line,
+                r.link.end_col,
+                r.targets[0].confidence,
+                r.link.context,
+            )
+            for r in self.incoming(collection, rel_path, source_collection)
+        ]
 
     def edges(self, collection: str | None = None, relation: str | None = None) -> Iterator[Edge]:
         rows = [

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gno_adapters.sqlite import lexical
-from gno_adapters.sqlite.rows import Rows
 from gno_core.domain import Chunk, StoredDocument
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from gno_adapters.sqlite.rows import Rows
 
 _HEX = re.compile(r"^[0-9a-f]{1,64}$")
 

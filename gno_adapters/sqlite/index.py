@@ -9,6 +9,7 @@ concurrent. Every port translates SQLite failures into ``RUNTIME`` at this edge.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gno_adapters.fsutil import ensure_private_dir, ensure_private_file
 from gno_adapters.sqlite.connection import connect, load_vector_extension
@@ -22,9 +23,11 @@ from gno_adapters.sqlite.migrations import migrate
 from gno_adapters.sqlite.rows import Rows
 from gno_adapters.sqlite.stats import ApswStats
 from gno_core.errors import RuntimeFailure
-from gno_core.ports.clock import Clock
 from gno_core.ports.index import Index
-from gno_core.ports.vectors import VectorIndex
+
+if TYPE_CHECKING:
+    from gno_core.ports.clock import Clock
+    from gno_core.ports.vectors import VectorIndex
 
 __all__ = ["ApswIndexProvider", "open_apsw_index"]
 

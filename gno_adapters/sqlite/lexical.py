@@ -16,8 +16,8 @@ query once per candidate row (seconds instead of milliseconds on a large index).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gno_adapters.sqlite.connection import fold
 from gno_adapters.sqlite.memory import memory_filter_sql
@@ -26,6 +26,9 @@ from gno_adapters.sqlite.rows import DOC_COLUMNS, Rows, to_document
 from gno_core.domain import Clause, LexicalHit, LexicalQuery, Phrase, SearchFilters, Term
 from gno_core.retrieval.query import exclusion_clauses, words_of
 from gno_core.text.cjk import SEGMENTER_ID, query_units
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 BM25_WEIGHTS = (1.5, 4.0, 1.0)  # path, title, body
 

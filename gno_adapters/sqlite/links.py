@@ -27,6 +27,7 @@ from gno_core.domain import (
     LinkGraph,
     LinkRecord,
     LinkTarget,
+    Mention,
     NameHit,
     NameKey,
     PendingLink,
@@ -44,24 +45,26 @@ _BATCH = 500
 
 
 def _link(row: Sequence[Any], keys: tuple[str, ...] = ()) -> ExtractedLink:
+    # ``_LINK_COLUMNS`` are the fields of ``ExtractedLink`` in order: built positionally
+    # (keyword arguments cost twice as much, once per row of a hub's backlinks).
     return ExtractedLink(
-        seq=row[0],
-        link_type=row[1],
-        edge_source=row[2],
-        relation=row[3],
-        target_ref=row[4],
-        target_anchor=row[5],
-        target_collection=row[6],
-        link_text=row[7],
-        start_line=row[8],
-        start_col=row[9],
-        end_line=row[10],
-        end_col=row[11],
-        alias=row[12],
-        external=bool(row[13]),
-        embed=bool(row[14]),
-        context=row[15],
-        keys=keys,
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+        row[8],
+        row[9],
+        row[10],
+        row[11],
+        row[12],
+        bool(row[13]),
+        bool(row[14]),
+        row[15],
+        keys,
     )
 
 
@@ -261,6 +264,30 @@ class ApswLinks:
                 targets = resolutions[how] = (LinkTarget(target, r[21], r[22]),)
             out.append(LinkRecord(DocRef(r[0], r[1], r[2], r[3]), _link(r[5:21]), targets, r[4]))
         return out
+
+    def mentions(
+        self, collection: str, rel_path: str, source_collection: str | None = None
+    ) -> list[Mention]:
+        params: list[object] = [collection, rel_path]
+        where = ""
+        if source_collection is not None:
+            where = " AND s.collection = ?"
+            params.append(source_collection)
+        # Only the columns a backlink shows, each row made a ``Mention`` as it comes.
+        with translate_errors("reading backlinks"):
+            return [
+                Mention._make(r)
+                for r in self._conn.cursor().execute(
+                    "SELECT s.collection, s.rel_path, s.title, s.source_hash, l.link_text, "
+                    "l.link_type, l.edge_source, l.relation, l.target_anchor, l.start_line, "
+                    "l.start_col, l.end_line, l.end_col, t.confidence, l.context "
+                    "FROM documents d JOIN link_targets t ON t.dst_doc_id = d.id "
+                    "JOIN doc_links l ON l.id = t.link_id JOIN documents s ON s.id = l.doc_id "
+                    "WHERE d.collection = ? AND d.rel_path = ? AND d.active = 1 "
+                    f"AND s.active = 1{where} ORDER BY s.collection, s.rel_path, l.seq",
+                    tuple(params),
+                )
+            ]
 
     def edges(self, collection: str | None = None, relation: str | None = None) -> Iterator[Edge]:
         where, params = ("AND s.collection = ?", (collection,)) if collection else ("", ())

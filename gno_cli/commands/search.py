@@ -11,12 +11,12 @@ from gno_cli.output import emit, emit_json
 if TYPE_CHECKING:
     from gno_cli.context import Context
     from gno_core.contracts import SearchResults
-    from gno_core.contracts.requests import SearchRequest
+    from gno_core.contracts.search_request import SearchRequest
 
 
 def add_retrieval_options(p: argparse.ArgumentParser) -> None:
     """The ``SearchRequest`` options, then ``--files``; run through ``defer``."""
-    from gno_core.contracts.requests import SearchRequest
+    from gno_core.contracts.search_request import SearchRequest
 
     add_request_options(p, SearchRequest)
     p.add_argument("--files", action="store_true", help="print #docid,score,uri lines")
@@ -38,7 +38,7 @@ def retrieval_values(args: argparse.Namespace, model: type[SearchRequest]) -> di
 
 
 def request_from(args: argparse.Namespace) -> SearchRequest:
-    from gno_core.contracts.requests import SearchRequest
+    from gno_core.contracts.search_request import SearchRequest
 
     return SearchRequest.model_validate(retrieval_values(args, SearchRequest))
 

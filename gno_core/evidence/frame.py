@@ -196,7 +196,9 @@ def query_request(request: ContextRequest) -> QueryRequest:
         rerank=not request.no_rerank,
         candidate_limit=request.candidate_limit,
         query_modes=request.query_modes,
-        graph=request.graph,
+        # Capsules do not carry graph provenance yet (``graphExpanded`` per evidence), so their
+        # retrieval stays without the graph stage and says so (graphExpansion unavailable).
+        graph=False,
     )
 
 

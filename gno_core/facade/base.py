@@ -7,28 +7,14 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING, Self
 
-from gno_core.config import GnoConfig
 from gno_core.errors import ValidationError
 from gno_core.index_handle import IndexHandle, IndexOpener
-from gno_core.ports import (
-    Clock,
-    ConfigRepository,
-    Embedder,
-    FrontmatterParser,
-    Generator,
-    IndexProvider,
-    NoteFiles,
-    ResidentProbe,
-    SemanticModels,
-    SourceTree,
-    TokenCounter,
-    WriteLease,
-)
 
 if TYPE_CHECKING:
     # The capabilities and the contracts they answer with are imported on first use: a new
     # ``gno search`` process builds the search contracts only, not the sync, embedding, status
     # or document ones (see docs/reference/benchmarks.md, cold start).
+    from gno_core.config import GnoConfig
     from gno_core.documents import Documents
     from gno_core.evidence.capability import Evidence
     from gno_core.health import Health
@@ -38,6 +24,20 @@ if TYPE_CHECKING:
     from gno_core.links.graph import Graph
     from gno_core.links.reads import Links
     from gno_core.memory.capability import Memory
+    from gno_core.ports import (
+        Clock,
+        ConfigRepository,
+        Embedder,
+        FrontmatterParser,
+        Generator,
+        IndexProvider,
+        NoteFiles,
+        ResidentProbe,
+        SemanticModels,
+        SourceTree,
+        TokenCounter,
+        WriteLease,
+    )
     from gno_core.ports.changes import ChangeFeed
     from gno_core.ports.converters import DocumentConverter
     from gno_core.ports.refactors import RefactorCommit

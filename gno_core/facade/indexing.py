@@ -3,20 +3,21 @@ index and watch (``gno_core.indexing``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Unpack
 
-from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.defaults import WRITE_WAIT_SECONDS
 from gno_core.facade.base import FacadeBase
-from gno_core.ports.lease import Cancelled
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from gno_core.config import CollectionConfig, GnoConfig
     from gno_core.contracts import CollectionInfo, CollectionList, SyncResult
     from gno_core.contracts.embedding import EmbedResult, IndexResult
     from gno_core.indexing.live import LiveEvent
     from gno_core.indexing.runs import EmbedOptions, IndexOptions
     from gno_core.indexing.sync import SyncProgress
+    from gno_core.ports.lease import Cancelled
 
 __all__ = ["IndexingCalls"]
 

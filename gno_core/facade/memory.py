@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 from gno_core.defaults import MEMORY_WRITE_WAIT_SECONDS
 from gno_core.facade.base import FacadeBase
-from gno_core.ports.lease import Cancelled
 
 if TYPE_CHECKING:
     from gno_core.contracts.memory import RecallResult, RememberResult
     from gno_core.contracts.memory_requests import RecallRequest, RememberRequest
     from gno_core.facts import MemoryIdentity
+    from gno_core.ports.lease import Cancelled
 
 __all__ = ["MemoryCalls"]
 

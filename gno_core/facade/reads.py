@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gno_core.contracts.requests import SearchRequest
 from gno_core.contracts.search import SearchResults
+from gno_core.contracts.search_request import SearchRequest
 from gno_core.facade.base import FacadeBase
 
 if TYPE_CHECKING:

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from gno_core.defaults import CAPTURE_WRITE_WAIT_SECONDS
 from gno_core.facade.base import FacadeBase
-from gno_core.ports.lease import Cancelled
 
 if TYPE_CHECKING:
     from gno_core.contracts import CollectionInfo
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
         FolderResult,
         RemoveResult,
     )
+    from gno_core.ports.lease import Cancelled
 
 __all__ = ["WriteCalls"]
 

@@ -16,7 +16,7 @@ from gno_core.contracts.links import (
     LinkTotals,
     OutgoingLink,
 )
-from gno_core.domain import AMBIGUOUS, MARKDOWN, WIKI, DocRef, ExtractedLink, LinkCounts
+from gno_core.domain import AMBIGUOUS, MARKDOWN, WIKI, ExtractedLink, LinkCounts
 from gno_core.errors import ValidationError
 from gno_core.identity import make_docid, make_uri
 from gno_core.index_handle import IndexHandle, require_collection
@@ -95,29 +95,29 @@ class Links:
             source_collection = None
             if collection is not None:
                 source_collection = require_collection(handle.load_config(), collection).name
-            records = handle.index.links.incoming(doc.collection, doc.rel_path, source_collection)
+            found = handle.index.links.mentions(doc.collection, doc.rel_path, source_collection)
             # One validation of the whole answer from plain dicts: a hub can have thousands of
             # backlinks, and per-item model construction costs several times more.
             backlinks = [
                 {
-                    "source_doc_uri": _uri(r.source, handle),
-                    "source_docid": make_docid(r.source.source_hash),
-                    "source_doc_title": r.source.title,
-                    "link_text": r.link.link_text,
-                    "link_type": r.link.link_type,
-                    "edge_source": r.link.edge_source,
-                    "relation": r.link.relation,
-                    "target_anchor": r.link.target_anchor,
+                    "source_doc_uri": make_uri(m.collection, m.rel_path, handle.name),
+                    "source_docid": make_docid(m.source_hash),
+                    "source_doc_title": m.title,
+                    "link_text": m.link_text,
+                    "link_type": m.link_type,
+                    "edge_source": m.edge_source,
+                    "relation": m.relation,
+                    "target_anchor": m.target_anchor,
                     "position": {
-                        "start_line": r.link.start_line,
-                        "start_col": r.link.start_col,
-                        "end_line": r.link.end_line,
-                        "end_col": r.link.end_col,
+                        "start_line": m.start_line,
+                        "start_col": m.start_col,
+                        "end_line": m.end_line,
+                        "end_col": m.end_col,
                     },
-                    "confidence": r.targets[0].confidence,
-                    "context": r.link.context,
+                    "confidence": m.confidence,
+                    "context": m.context,
                 }
-                for r in records
+                for m in found
             ]
             return BacklinksResult.model_validate(
                 {
@@ -147,10 +147,6 @@ def link_totals(counts: LinkCounts) -> LinkTotals:
         edge_types=dict(counts.edge_types),
         confidence=dict(counts.confidence),
     )
-
-
-def _uri(ref: DocRef, handle: IndexHandle) -> str:
-    return make_uri(ref.collection, ref.rel_path, handle.name)
 
 
 def _position(link: ExtractedLink) -> LinkPosition:

@@ -4,16 +4,18 @@ port over one shared connection; nothing here names the backend."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from gno_core.ports.documents import DocumentStore
-from gno_core.ports.ledger import SyncLedger
-from gno_core.ports.lexical import LexicalIndex
-from gno_core.ports.links import LinkStore
-from gno_core.ports.memory import MemoryStore
-from gno_core.ports.stats import IndexStats
-from gno_core.ports.vectors import VectorIndex
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from gno_core.ports.documents import DocumentStore
+    from gno_core.ports.ledger import SyncLedger
+    from gno_core.ports.lexical import LexicalIndex
+    from gno_core.ports.links import LinkStore
+    from gno_core.ports.memory import MemoryStore
+    from gno_core.ports.stats import IndexStats
+    from gno_core.ports.vectors import VectorIndex
 
 
 class Index:

@@ -18,6 +18,7 @@ from gno_core.domain import (
     LinkGraph,
     LinkRecord,
     LinkTarget,
+    Mention,
     NameHit,
     PendingLink,
 )
@@ -36,6 +37,13 @@ class LinkStore(Protocol):
         """The links of active documents (of ``source_collection`` when given) that resolve to
         this document, ordered by source collection, path and link order; each record's
         ``targets`` holds this document only."""
+        ...
+
+    def mentions(
+        self, collection: str, rel_path: str, source_collection: str | None = None
+    ) -> list[Mention]:
+        """The links ``incoming`` returns, in the same order, as flat ``Mention`` tuples (what
+        a backlink list shows, without building a record per link)."""
         ...
 
     def edges(self, collection: str | None = None, relation: str | None = None) -> Iterator[Edge]:

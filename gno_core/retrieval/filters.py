@@ -3,12 +3,16 @@ and excluded terms, plus the recency intent a query can carry ("latest", "this w
 
 from __future__ import annotations
 
-from gno_core.config import GnoConfig
-from gno_core.contracts.requests import SearchRequest
+from typing import TYPE_CHECKING
+
 from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.index_handle import require_collection
 from gno_core.retrieval.dates import parse_bound
 from gno_core.retrieval.query import words_of
+
+if TYPE_CHECKING:
+    from gno_core.config import GnoConfig
+    from gno_core.contracts.search_request import SearchRequest
 
 __all__ = ["build_filters", "has_recency_intent", "metadata_excluded", "normalize_tags"]
 

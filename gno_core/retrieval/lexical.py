@@ -3,16 +3,20 @@ filters applied before the limit, and recency-first ordering when the query asks
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from gno_core.contracts import SearchMeta, SearchResult, SearchResults, SnippetRange
-from gno_core.contracts.requests import SearchRequest
-from gno_core.domain import SearchFilters, StoredDocument
-from gno_core.ports import Index
 from gno_core.retrieval.dates import parse_document_date
 from gno_core.retrieval.query import parse_query, words_of
 from gno_core.retrieval.results import conversion_info, source_info
 from gno_core.retrieval.snippets import best_passage
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from gno_core.contracts.search_request import SearchRequest
+    from gno_core.domain import SearchFilters, StoredDocument
+    from gno_core.ports import Index
 
 __all__ = ["LexicalSearch"]
 

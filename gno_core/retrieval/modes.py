@@ -5,22 +5,23 @@ and runs the search module of its mode; the vector and hybrid modules load on fi
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gno_core.contracts.requests import SearchRequest
-from gno_core.contracts.search import SearchResults
-from gno_core.domain import SearchFilters
-from gno_core.index_handle import IndexHandle
-from gno_core.ports import SemanticModels
 from gno_core.retrieval.filters import build_filters, has_recency_intent
 from gno_core.retrieval.lexical import LexicalSearch
 from gno_core.retrieval.results import ResultBuilder
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from gno_core.contracts.requests import QueryRequest
+    from gno_core.contracts.search import SearchResults
+    from gno_core.contracts.search_request import SearchRequest
     from gno_core.contracts.similar import SimilarResults
     from gno_core.documents import Documents
+    from gno_core.domain import SearchFilters
+    from gno_core.index_handle import IndexHandle
+    from gno_core.ports import SemanticModels
 
 __all__ = ["Retrieval"]
 

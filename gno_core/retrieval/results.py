@@ -13,13 +13,13 @@ from gno_core.contracts import (
     SnippetRange,
     SourceInfo,
 )
-from gno_core.contracts.requests import SearchRequest
-from gno_core.domain import Chunk, SearchFilters, StoredDocument
 from gno_core.identity import make_uri
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.retrieval.snippets import Passage, best_passage
 
 if TYPE_CHECKING:
+    from gno_core.contracts.search_request import SearchRequest
+    from gno_core.domain import Chunk, SearchFilters, StoredDocument
     from gno_core.retrieval.fusion import Fused
     from gno_core.retrieval.graph_expansion import GraphVia
 

@@ -8,7 +8,7 @@ from array import array
 from dataclasses import dataclass
 
 from gno_core.contracts import SearchResults
-from gno_core.contracts.requests import SearchRequest
+from gno_core.contracts.search_request import SearchRequest
 from gno_core.contracts.similar import SimilarDocument, SimilarMeta, SimilarResults
 from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.errors import ModelUnavailableError, RuntimeFailure, ValidationError

@@ -277,3 +277,49 @@ def test_whole_graph_read_matches_the_edges(store: Store) -> None:
     assert docs == ["notes/a.md", "notes/b.md", "notes/c.md"]
     assert edges == streamed("notes") and len(edges) == 5
     assert store.links.graph("nowhere").documents == ()
+
+
+def test_mentions_are_the_incoming_links_flat(store: Store) -> None:
+    put(
+        store,
+        note("hub.md", "# Hub\n"),
+        note("a.md", "x [[hub|the hub]] y\n\n[h](hub.md#part)\n", title="A"),
+        note("z.md", "[[hub]] [[hub]]\n"),
+        note("b.md", "[[notes:hub]]\n", collection="other"),
+        note("gone.md", "[[hub]]\n"),
+    )
+    resolve_pending(store.links)
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("gone.md",)))
+    for source in (None, "notes", "other"):
+        flat = [tuple(m) for m in store.links.mentions("notes", "hub.md", source)]
+        records = [
+            (
+                r.source.collection,
+                r.source.rel_path,
+                r.source.title,
+                r.source.source_hash,
+                r.link.link_text,
+                r.link.link_type,
+                r.link.edge_source,
+                r.link.relation,
+                r.link.target_anchor,
+                r.link.start_line,
+                r.link.start_col,
+                r.link.end_line,
+                r.link.end_col,
+                r.targets[0].confidence,
+                r.link.context,
+            )
+            for r in store.links.incoming("notes", "hub.md", source)
+        ]
+        assert flat == records
+    everything = store.links.mentions("notes", "hub.md")
+    assert [(m.collection, m.rel_path, m.start_line) for m in everything] == [
+        ("notes", "a.md", 1),
+        ("notes", "a.md", 3),
+        ("notes", "z.md", 1),
+        ("notes", "z.md", 1),
+        ("other", "b.md", 1),
+    ]
+    assert everything[1].target_anchor == "part" and everything[0].title == "A"
+    assert store.links.mentions("notes", "missing.md") == []

@@ -129,3 +129,36 @@ def test_rest_graph_routes(adapters: Adapters) -> None:
     assert no_coll[0] == 404 and no_coll[1]["error"]["code"] == "NOT_FOUND"
     assert too_deep[0] == 400 and too_deep[1]["error"]["code"] == "VALIDATION"
     assert no_to[0] == 400
+
+
+def test_similar_edges_on_mcp_and_rest(adapters: Adapters) -> None:
+    embedded = in_memory(NOTES)
+    with build(embedded) as gno:
+        gno.index()
+    peer = Peer(facade=lambda: build(embedded))
+    peer.initialize()
+    arguments = {"includeSimilar": True, "threshold": 0, "similarTopK": 1, "linkedOnly": False}
+    mcp = peer.request("tools/call", {"name": "gno_graph", "arguments": arguments})["result"]
+    content = mcp["structuredContent"]
+    assert_valid("graph", content)
+    similar = [k for k in content["links"] if k["type"] == "similar"]
+    assert similar and all(k["confidence"] == "similarity" for k in similar)
+    assert content["meta"]["includedSimilar"] and content["meta"]["similarAvailable"]
+
+    async def go(made: Adapters) -> Any:
+        app = Quart(__name__)
+        register_rest(app, _Runner(lambda: build(made)))
+        response = await app.test_client().get(
+            "/api/graph?includeSimilar=true&threshold=0&similarTopK=1&linkedOnly=false"
+        )
+        assert response.status_code == 200
+        return await response.get_json()
+
+    rest = asyncio.run(go(embedded))
+    assert_valid("graph", rest)
+    assert rest["links"] == content["links"]
+    bare = asyncio.run(go(adapters))  # synced, never embedded
+    assert not bare["meta"]["similarAvailable"] and not bare["meta"]["includedSimilar"]
+    assert bare["meta"]["warnings"] == [
+        "similar edges skipped: no vectors for gno/hash-embedder (run gno embed)"
+    ]
