@@ -1,8 +1,10 @@
 """``Refactors``: rename, move and duplicate a note without breaking a link to it.
 
 Preview plans (``planner``) and answers with the content-free ``file-refactor-preview@1.0``.
-Apply plans again under the write lease, refuses anything but the exact digest of that plan
-(``stale_plan``: a file changed since the preview, or the digest is not this plan's), then
+Apply takes the plan of now under the write lease (the plan its preview made when every input
+that plan read answers the same, ``inputs``; else a new plan), refuses anything but the exact
+digest of that plan (``stale_plan``: a file changed since the preview, or the digest is not
+this plan's), then
 commits the moved note and every rewrite as one all-or-nothing step (``RefactorCommit``, with
 its recovery journal) and converges the index afterwards: the index is not part of that step,
 so an index failure leaves the files committed and answers ``applied_with_sync_pending``.
@@ -13,8 +15,9 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from gno_core.config import CollectionConfig
+from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.contracts.refactors import (
     DuplicateNoteRequest,
     FilesystemOutcome,
@@ -34,6 +37,7 @@ from gno_core.links.names import MARKDOWN_EXTENSIONS
 from gno_core.links.resolve import resolve_pending
 from gno_core.ports import FrontmatterParser, NoteFiles
 from gno_core.ports.refactors import RecoveryReport, RefactorCommit
+from gno_core.refactors.inputs import Inputs, record
 from gno_core.refactors.model import Plan
 from gno_core.refactors.planner import Planner
 from gno_core.refactors.preview import to_preview
@@ -43,8 +47,21 @@ from gno_core.writes.capture import check_indexable, check_rel_path
 __all__ = ["Refactors"]
 
 Request = RenameNoteRequest | MoveNoteRequest | DuplicateNoteRequest
+#: Plans kept after a preview for its apply (by digest; the oldest goes first).
+KEPT_PLANS = 4
 #: Names tried for a duplicate without one: ``note-copy.md``, ``note-copy-2.md`` ...
 MAX_COPIES = 100
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A plan made at preview, with what it was made from."""
+
+    key: tuple[str, str, str, str]
+    config: GnoConfig
+    inputs: Inputs
+    plan: Plan
+    preview: RefactorPreview
 
 
 class Refactors:
@@ -61,6 +78,7 @@ class Refactors:
         self._parser = parser
         self._commit = commit
         self._documents = documents
+        self._kept: dict[str, _Kept] = {}
 
     def recover(self, lease_wait: float = TOOL_WRITE_WAIT_SECONDS) -> list[RecoveryReport]:
         """Finish what a killed apply left (see the port), under the write lease."""
@@ -100,7 +118,12 @@ class Refactors:
         del operation
         return posixpath.join(folder, name) if folder else name
 
-    def _plan(self, operation: str, request: Request) -> Plan:
+    def _plan(
+        self, operation: str, request: Request, digest: str | None = None
+    ) -> tuple[Plan, RefactorPreview]:
+        """The plan of ``request`` and its preview. With the ``digest`` of a plan this object
+        made (at preview), that plan when every input it read answers the same now (``inputs``);
+        otherwise a new plan."""
         collection, source = self._source(request.ref)
         folder = getattr(request, "folder_path", None)
         if folder is not None and folder.strip().startswith("gno://"):
@@ -113,29 +136,44 @@ class Refactors:
                 plan.warnings.append(
                     f"{other} is another collection: moves stay in {collection.name}"
                 )
-                return plan
+                return plan, to_preview(plan, self.handle.name)
             request = request.model_copy(update={"folder_path": path})
         target = self._target(operation, collection, source, request)
         config = self.handle.load_config()
         index = self.handle.index
-        planner = Planner(config, index.documents, index.links, self._notes, self._parser)
+        key = (operation, collection.name, source, target)
+        kept = self._kept.get(digest) if digest is not None else None
+        if (
+            kept is not None
+            and kept.key == key
+            and kept.config == config
+            and kept.inputs.current(index.documents, index.links, self._notes)
+        ):
+            return kept.plan, kept.preview
+        documents, links, notes, inputs = record(index.documents, index.links, self._notes)
+        planner = Planner(config, documents, links, notes, self._parser)
         plan = planner.plan(operation, collection, source, target)
         try:
             check_indexable(collection, target)
         except InvalidPathError:
             plan.block("unsafe_target")
-        return plan
+        preview = to_preview(plan, self.handle.name)
+        self._kept.pop(preview.plan_digest, None)
+        self._kept[preview.plan_digest] = _Kept(key, config, inputs, plan, preview)
+        while len(self._kept) > KEPT_PLANS:
+            del self._kept[next(iter(self._kept))]
+        return plan, preview
 
     def preview(self, operation: str, request: Request) -> RefactorPreview:
-        return to_preview(self._plan(operation, request), self.handle.name)
+        return self._plan(operation, request)[1]
 
     def preview_with_diff(
         self, operation: str, request: Request
     ) -> tuple[RefactorPreview, list[str]]:
         """The preview and a readable diff of every edited line (for a person, never on the
         wire: it quotes the notes)."""
-        plan = self._plan(operation, request)
-        return to_preview(plan, self.handle.name), _diff(plan)
+        plan, preview = self._plan(operation, request)
+        return preview, _diff(plan)
 
     # -- applying ---------------------------------------------------------------------------
 
@@ -145,8 +183,8 @@ class Refactors:
         digest = getattr(request, "plan_digest", None)
         with self.handle.writing(lease_wait):
             self._commit.recover()
-            plan = self._plan(operation, request)
-            preview = to_preview(plan, self.handle.name)
+            plan, preview = self._plan(operation, request, digest)
+            self._kept.clear()  # an apply changes what every kept plan read
             if digest is not None and preview.plan_digest != digest:
                 return _result(
                     preview,
