@@ -8,19 +8,28 @@ exactly for each active document, with rowid = ``documents.id``.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from gno_adapters.sqlite import lexical
 from gno_adapters.sqlite.connection import write_transaction
 from gno_adapters.sqlite.errors import translate_errors
 from gno_adapters.sqlite.links import (
+    mark_keys_pending,
     mark_links_of_pending,
     mark_names_pending,
-    replace_document_links,
     replace_document_names,
+    write_links,
 )
 from gno_adapters.sqlite.memory import replace_document_fact
 from gno_adapters.sqlite.rows import Rows
-from gno_core.domain import Chunk, IndexedDocument, IngestFailure, SourceState, SyncBatch
+from gno_core.domain import (
+    Chunk,
+    ExtractedLink,
+    IndexedDocument,
+    IngestFailure,
+    SourceState,
+    SyncBatch,
+)
 from gno_core.errors import DuplicateError
 from gno_core.ports.clock import Clock
 from gno_core.retrieval.dates import iso_from_ns, parse_document_date
@@ -76,10 +85,15 @@ class ApswLedger:
         now = iso_from_ns(self._clock.now_ns())
         with translate_errors("applying a sync batch"), write_transaction(self._conn):
             orphans: set[str] = set()
+            # Links and pending marks of the whole batch, written after its documents.
+            links: list[tuple[int, Sequence[ExtractedLink], bool]] = []
+            marks: set[str] = set()
             for item in batch.upserts:
-                old_mirror = self._upsert(item, now)
+                old_mirror = self._upsert(item, now, links, marks)
                 if old_mirror is not None and old_mirror != item.mirror_hash:
                     orphans.add(old_mirror)
+            write_links(self._conn, links)
+            mark_keys_pending(self._conn, marks)
             for state in batch.touched:
                 self._touch(batch.collection, state)
             for rel_path in batch.deactivate:
@@ -106,8 +120,15 @@ class ApswLedger:
                     (mirror, mirror),
                 )
 
-    def _upsert(self, item: IndexedDocument, now: str) -> str | None:
-        """Write one document; returns the mirror hash it had before (None if new)."""
+    def _upsert(
+        self,
+        item: IndexedDocument,
+        now: str,
+        links: list[tuple[int, Sequence[ExtractedLink], bool]],
+        marks: set[str],
+    ) -> str | None:
+        """Write one document (its links added to ``links``, the names whose links are
+        resolved again to ``marks``); returns the mirror hash it had before (None if new)."""
         conn = self._conn
         old = conn.execute(
             "SELECT id, mirror_hash, active FROM documents WHERE collection = ? AND rel_path = ?",
@@ -177,8 +198,8 @@ class ApswLedger:
             )
             doc_id = conn.last_insert_rowid()
         was_active = bool(old is not None and old[2])
-        replace_document_names(conn, doc_id, item.names, was_active, new=old is None)
-        replace_document_links(conn, doc_id, item.links, new=old is None)
+        replace_document_names(conn, doc_id, item.names, was_active, marks, new=old is None)
+        links.append((doc_id, item.links, old is None))
         replace_document_fact(conn, doc_id, item.fact)
         tags = {lexical.normalize_tag(t) for t in meta.tags if t.strip()}
         conn.executemany(

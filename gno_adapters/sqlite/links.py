@@ -33,7 +33,13 @@ from gno_core.domain import (
     PendingLink,
 )
 
-__all__ = ["ApswLinks", "mark_keys_pending", "mark_links_of_pending", "replace_document_links"]
+__all__ = [
+    "ApswLinks",
+    "mark_keys_pending",
+    "mark_links_of_pending",
+    "replace_document_names",
+    "write_links",
+]
 
 _LINK_COLUMNS = (
     "l.seq, l.link_type, l.edge_source, l.relation, l.target_ref, l.target_anchor, "
@@ -74,56 +80,63 @@ def _initial_state(link: ExtractedLink) -> str:
     return "pending" if link.keys else "unresolved"
 
 
-def replace_document_links(
-    conn: apsw.Connection, doc_id: int, links: Sequence[ExtractedLink], *, new: bool = False
+def write_links(
+    conn: apsw.Connection, documents: Sequence[tuple[int, Sequence[ExtractedLink], bool]]
 ) -> None:
-    """Replace the links of a document (``new``: a row just inserted, which has none); every
-    new link waits for resolution."""
-    if not new:
-        conn.execute("DELETE FROM doc_links WHERE doc_id = ?", (doc_id,))
-    if not links:
+    """Replace the links of the ``(doc_id, links, new)`` documents of one batch (``new``: a
+    row just inserted, which has none); every new link waits for resolution. Written with a
+    few statements for the whole batch: the link ids are given, not read back (the next ids
+    after the largest, inside the batch's write transaction)."""
+    latest: dict[int, tuple[Sequence[ExtractedLink], bool]] = {}
+    for doc_id, links, new in documents:
+        # A document written twice in one batch keeps its last links.
+        latest[doc_id] = (links, new and doc_id not in latest)
+    old = [(doc_id,) for doc_id, (_, new) in latest.items() if not new]
+    if old:
+        conn.executemany("DELETE FROM doc_links WHERE doc_id = ?", old)
+    if not any(links for links, _ in latest.values()):
         return
-    rows = [
-        (
-            doc_id,
-            k.seq,
-            k.link_type,
-            k.edge_source,
-            k.relation,
-            k.target_ref,
-            k.target_anchor,
-            k.target_collection,
-            k.link_text,
-            k.alias,
-            k.start_line,
-            k.start_col,
-            k.end_line,
-            k.end_col,
-            int(k.external),
-            int(k.embed),
-            k.context,
-            json.dumps(list(k.keys), ensure_ascii=False),
-            _initial_state(k),
-        )
-        for k in links
-    ]
+    row = conn.execute("SELECT MAX(id) FROM doc_links").fetchone()
+    next_id = int(row[0] or 0) + 1 if row else 1
+    rows: list[tuple[object, ...]] = []
+    keys: list[tuple[int, str]] = []
+    dumps = json.dumps
+    for doc_id, (links, _) in latest.items():
+        for k in links:
+            rows.append(
+                (
+                    next_id,
+                    doc_id,
+                    k.seq,
+                    k.link_type,
+                    k.edge_source,
+                    k.relation,
+                    k.target_ref,
+                    k.target_anchor,
+                    k.target_collection,
+                    k.link_text,
+                    k.alias,
+                    k.start_line,
+                    k.start_col,
+                    k.end_line,
+                    k.end_col,
+                    int(k.external),
+                    int(k.embed),
+                    k.context,
+                    dumps(list(k.keys), ensure_ascii=False),
+                    _initial_state(k),
+                )
+            )
+            keys.extend((next_id, key) for key in dict.fromkeys(k.keys))
+            next_id += 1
     conn.executemany(
-        "INSERT INTO doc_links(doc_id, seq, link_type, edge_source, relation, target_ref, "
+        "INSERT INTO doc_links(id, doc_id, seq, link_type, edge_source, relation, target_ref, "
         "target_anchor, target_collection, link_text, alias, start_line, start_col, end_line, "
         "end_col, external, embed, context, keys, state) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
-    by_seq: dict[int, int] = {
-        int(seq): int(link_id)
-        for seq, link_id in conn.execute(
-            "SELECT seq, id FROM doc_links WHERE doc_id = ?", (doc_id,)
-        )
-    }
-    conn.executemany(
-        "INSERT OR IGNORE INTO link_keys(link_id, key) VALUES (?, ?)",
-        [(by_seq[k.seq], key) for k in links for key in k.keys],
-    )
+    conn.executemany("INSERT INTO link_keys(link_id, key) VALUES (?, ?)", keys)
 
 
 def replace_document_names(
@@ -131,13 +144,14 @@ def replace_document_names(
     doc_id: int,
     names: Sequence[NameKey],
     was_active: bool,
+    marks: set[str],
     *,
     new: bool = False,
 ) -> None:
     """Store the names of a document; when they differ from what an active document had (or
-    the document was not active), the links carrying any old or new name are marked pending.
-    ``new``: a row just inserted, which has no names yet (two statements fewer per note of a
-    first sync)."""
+    the document was not active), its old and new names are added to ``marks``: the keys whose
+    links the caller marks pending (``mark_keys_pending``, once per batch). ``new``: a row just
+    inserted, which has no names yet (two statements fewer per note of a first sync)."""
     old: set[tuple[str, str]] = set()
     if not new:
         old = {
@@ -155,7 +169,7 @@ def replace_document_names(
             [(doc_id, kind, key) for kind, key in given],
         )
     if old != given or not was_active:
-        mark_keys_pending(conn, {key for _, key in old | given})
+        marks.update(key for _, key in old | given)
 
 
 def mark_keys_pending(conn: apsw.Connection, keys: Iterable[str]) -> None:
@@ -466,7 +480,10 @@ class ApswLinks:
         rows = self._db.rows(
             "reading pending links",
             f"SELECT l.id, d.collection, d.rel_path, d.title, d.source_hash, l.keys, "
-            f"{_LINK_COLUMNS} FROM doc_links l JOIN documents d ON d.id = l.doc_id "
+            # CROSS JOIN: the pending links in id order (their partial index) drive the read;
+            # the planner would otherwise read and sort every link of every active document
+            # once per batch.
+            f"{_LINK_COLUMNS} FROM doc_links l CROSS JOIN documents d ON d.id = l.doc_id "
             "WHERE l.state = 'pending' AND d.active = 1 ORDER BY l.id LIMIT ?",
             (max(limit, 0),),
         )
@@ -483,8 +500,11 @@ class ApswLinks:
             marks = ",".join("?" * len(batch))
             for kind, key, coll, rel, title, source_hash in self._db.rows(
                 "reading document names",
+                # CROSS JOIN keeps the names (found by their key index) as the outer loop:
+                # the planner would otherwise walk every active document of the index once
+                # per statement.
                 "SELECT n.kind, n.key, d.collection, d.rel_path, d.title, d.source_hash "
-                "FROM doc_names n JOIN documents d ON d.id = n.doc_id "
+                "FROM doc_names n CROSS JOIN documents d ON d.id = n.doc_id "
                 f"WHERE n.key IN ({marks}) AND d.collection = ? AND d.active = 1",
                 (*batch, collection),
             ):
