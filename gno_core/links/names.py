@@ -8,6 +8,7 @@ from __future__ import annotations
 import posixpath
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from gno_core.domain import MARKDOWN, ExtractedLink, NameKey
 
@@ -22,6 +23,8 @@ __all__ = [
 ]
 
 MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdx")
+#: Link keys remembered by what they depend on (a few MB at most).
+KEYS_CACHED = 1 << 15
 
 
 def fold(text: str) -> str:
@@ -58,11 +61,18 @@ def target_path(
     when it is empty or leaves the collection (``../../etc/passwd``). Markdown links are
     relative to the source's folder unless they start with ``/``; wiki links are relative to
     the collection root."""
-    raw = (link.target_ref if written is None else written).strip()
+    raw = link.target_ref if written is None else written
+    relative = link.link_type == MARKDOWN and link.target_collection is None
+    return _path(raw, posixpath.dirname(source_rel_path) if relative else None)
+
+
+def _path(written: str, folder: str | None) -> str | None:
+    """``target_path`` of ``written``, relative to ``folder`` (None: the collection root)."""
+    raw = written.strip()
     if not raw or "\x00" in raw:
         return None
-    if link.link_type == MARKDOWN and not raw.startswith("/") and link.target_collection is None:
-        raw = posixpath.join(posixpath.dirname(source_rel_path), raw)
+    if folder is not None and not raw.startswith("/"):
+        raw = posixpath.join(folder, raw)
     path = posixpath.normpath(raw.lstrip("/"))
     if path in {".", ""} or path == ".." or path.startswith("../"):
         return None
@@ -84,17 +94,26 @@ def link_keys(link: ExtractedLink, source_rel_path: str) -> tuple[str, ...]:
     same for the other half of ``[[a|b]]`` (Dendron writes the target second)."""
     if link.external:
         return ()
+    markdown = link.link_type == MARKDOWN
+    relative = markdown and link.target_collection is None
+    folder = posixpath.dirname(source_rel_path) if relative else None
+    alias = None if markdown else link.alias
+    return _keys(markdown, link.target_ref, alias or None, folder)
+
+
+@lru_cache(maxsize=KEYS_CACHED)
+def _keys(markdown: bool, target: str, alias: str | None, folder: str | None) -> tuple[str, ...]:
+    """``link_keys`` of a link by what they depend on (the same target is linked from many
+    notes, and the same note is read again by a refactor and the sync after it)."""
     keys: list[str] = []
-    written = [link.target_ref]
-    if link.alias and link.link_type != MARKDOWN:
-        written.append(label_first_target(link.alias))
+    written = [target] if alias is None else [target, label_first_target(alias)]
     for text in written:
-        path = target_path(link, source_rel_path, text)
+        path = _path(text, folder)
         if path is None:
             continue
         bare = strip_markdown_extension(path)
         keys.extend((fold(path), fold(posixpath.basename(path))))
         keys.extend((fold(bare), fold(posixpath.basename(bare))))
-        if link.link_type != MARKDOWN:
+        if not markdown:
             keys.append(fold(text))
     return tuple(dict.fromkeys(k for k in keys if k))

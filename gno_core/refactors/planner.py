@@ -61,21 +61,19 @@ class Planner:
     # -- reading ----------------------------------------------------------------------------
 
     def _read(
-        self, collection: CollectionConfig, rel_path: str, moved_to: str, stored_hash: str | None
+        self, collection: CollectionConfig, path: str, moved_to: str, sha: str | None, named: bool
     ) -> Note:
-        """The note at ``rel_path``, its links extracted as if it were at ``moved_to``;
-        ``stale`` when its bytes are not the ones indexed (``stored_hash``)."""
-        source, data = self._notes.read(
-            collection.path, rel_path, self._config.ingest.max_file_bytes
-        )
-        del source
-        sha = _sha(data)
-        note = Note(collection, rel_path, data, sha, decode_raw(data))
-        note.stale = stored_hash != sha
+        """The note at ``path``, its links extracted (and, when ``named``, its names) as if it
+        were at ``moved_to``; ``stale`` when its bytes do not hash to the indexed ``sha``."""
+        data = self._notes.read(collection.path, path, self._config.ingest.max_file_bytes)[1]
+        note = Note(collection, path, data, _sha(data), decode_raw(data))
+        note.stale = sha != note.sha256
         if note.raw is not None:
             text = note.raw.extraction_text
             front, body_line = self._front(text)
             note.links = extract_links(text, moved_to, front, body_line)
+            if not named:
+                return note
             stem = posixpath.splitext(posixpath.basename(moved_to))[0]
             meta = document_meta(front, split_frontmatter(text)[1], stem)
             note.names = document_names(moved_to, meta.title, aliases(front))
@@ -91,8 +89,8 @@ class Planner:
         stored = self._documents.get_document(collection.name, source)
         if stored is None:
             raise NotFoundError(f"Document not found: {collection.name}/{source}")
-        moved = self._read(collection, source, target, stored.source_hash)
-        before = self._read(collection, source, source, stored.source_hash)
+        moved = self._read(collection, source, target, stored.source_hash, True)
+        before = self._read(collection, source, source, stored.source_hash, True)
         plan.notes[(collection.name, source)] = moved
         if moved.stale:
             plan.block("sync_pending")
@@ -148,7 +146,7 @@ class Planner:
             collection = self._collection(key[0])
             if collection is None:
                 continue
-            note = self._read(collection, key[1], key[1], hashes.get(key))
+            note = self._read(collection, key[1], key[1], hashes.get(key), named=False)
             if note.stale:
                 plan.block("sync_pending")
             if note.raw is None:

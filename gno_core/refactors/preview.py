@@ -53,15 +53,25 @@ def _preconditions(plan: Plan) -> list[Precondition]:
     return found
 
 
-def plan_digest(plan: Plan) -> str:
+def plan_digest(
+    plan: Plan,
+    references: list[ExaminedReference] | None = None,
+    preconditions: list[Precondition] | None = None,
+) -> str:
+    """The digest of ``plan`` (its wire ``references`` and ``preconditions`` when the caller
+    has them already)."""
+    if references is None:
+        references = [_reference(r) for r in plan.references]
+    if preconditions is None:
+        preconditions = _preconditions(plan)
     payload: dict[str, Any] = {
         "schemaVersion": "1.0",
         "operation": plan.operation,
         "collection": plan.collection.name,
         "source": plan.source,
         "target": plan.target,
-        "references": [_reference(r).wire() for r in plan.references],
-        "preconditions": [p.wire() for p in _preconditions(plan)],
+        "references": [r.wire() for r in references],
+        "preconditions": [p.wire() for p in preconditions],
         "blockers": sorted(plan.blockers),
     }
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -108,6 +118,7 @@ def to_preview(plan: Plan, index_name: str) -> RefactorPreview:
                 AffectedDocument(collection=c, rel_path=p, role="referrer", edits=per_file[(c, p)])
             )
     kinds = Counter(r.classification for r in references)
+    preconditions = _preconditions(plan)
     return RefactorPreview(
         operation=plan.operation,
         source=_doc(collection, plan.source, index_name),
@@ -115,8 +126,8 @@ def to_preview(plan: Plan, index_name: str) -> RefactorPreview:
         affected_documents=affected,
         examined_references=references,
         edits=[edits[k] for k in sorted(edits)],
-        preconditions=_preconditions(plan),
-        plan_digest=plan_digest(plan),
+        preconditions=preconditions,
+        plan_digest=plan_digest(plan, references, preconditions),
         safety=RefactorSafety(
             references_examined=len(references),
             rewrites=kinds["rewriteable"],

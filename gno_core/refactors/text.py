@@ -59,6 +59,9 @@ def decode_raw(data: bytes) -> RawText | None:
     bom = text.startswith(_BOM)
     if bom:
         text = text[1:]
+    if "\r" not in text:  # the common case: one split, every line ending in "\n"
+        split = text.split("\n")
+        return RawText(bom, tuple(split), ("\n",) * (len(split) - 1) + ("",))
     lines: list[str] = []
     endings: list[str] = []
     last = 0
