@@ -159,3 +159,15 @@ def test_hostile_lines_cost_linear_time_and_are_bounded() -> None:
 def test_nested_image_inside_a_link_counts_both() -> None:
     got = links("[![logo](logo.png)](home.md)")
     assert sorted((k.target_ref, k.embed) for k in got) == [("home.md", False), ("logo.png", True)]
+
+
+def test_link_keys_depend_on_the_folder_only_for_relative_markdown_links() -> None:
+    # Keys are remembered by what they depend on: the same link text from another folder
+    # gives the keys of that folder, and a wiki link the same keys from anywhere.
+    (md,) = links("[n](../t.md)", "a/b/src.md")
+    assert link_keys(md, "a/b/src.md")[0] == "a/t.md"
+    assert link_keys(md, "c/d/src.md")[0] == "c/t.md"
+    assert link_keys(md, "src.md") == ()  # leaves the collection
+    (wiki,) = links("[[a|Label]]", "x/src.md")
+    assert link_keys(wiki, "x/src.md") == link_keys(wiki, "y/z/src.md")
+    assert "label" in link_keys(wiki, "x/src.md")
