@@ -1,6 +1,7 @@
 """Graph expansion in ``gno query`` on a linked corpus: dendron-site, with and without the graph.
 
 Usage: python benchmarks/graph_expansion.py [--embed] [--keep DIR] [--rerank-model DIR]
+                                           [--weights 0.8,0.4]
 
 dendron-site has no relevance judgments, so this builds a known-item set by a fixed rule that
 never looks at links:
@@ -13,7 +14,8 @@ never looks at links:
 Each query runs through ``Gno.query`` (limit 10, no rerank unless ``--rerank-model``) with graph
 expansion on (the default) and off (``graph: false``). Prints MRR@10, nDCG@10, hits at 1 and at
 10, how many queries improved or got worse, how many runs the graph stage added a candidate
-to, and warm latency p50/p95 of both. ``--embed`` embeds the copy first (hybrid with vectors);
+to, and warm latency p50/p95 of both. ``--weights`` runs graph-on once per graph leg weight
+(default: the shipped one) against the same graph-off run. ``--embed`` embeds the copy first (hybrid with vectors);
 without it the query runs ``bm25_only`` (fusion and graph stage still run). Figures, not
 assertions.
 """
@@ -35,6 +37,7 @@ from benchmarks.corpora import SHARED
 from benchmarks.metrics import summary_ms
 from gno_adapters.bootstrap import open_gno
 from gno_core.contracts.requests import QueryRequest
+from gno_core.retrieval import graph_expansion as ge
 
 DATA = SHARED / "dendron-site" / "vault"
 DESC = re.compile(r"^desc:[ \t]*(.*)$", re.MULTILINE)
@@ -84,6 +87,7 @@ def main() -> int:
     parser.add_argument("--embed", action="store_true", help="embed the copy (hybrid + vectors)")
     parser.add_argument("--keep", help="reuse/keep the work dir here")
     parser.add_argument("--rerank-model", help="cross-encoder directory (default: no rerank)")
+    parser.add_argument("--weights", default=str(ge.WEIGHT_GRAPH), help="graph leg weights")
     args = parser.parse_args()
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="gno-graphx-"))
     vault = work / "vault"
@@ -112,12 +116,13 @@ def main() -> int:
     print(f"queries: {len(queries)} (one-line desc of >= {MIN_WORDS} words, unique)")
 
     rerank = bool(args.rerank_model)
-    ranks: dict[bool, list[int | None]] = {}
-    added_runs = 0
-    for graph in (True, False):
+    runs = [(float(w), True) for w in args.weights.split(",")] + [(0.0, False)]
+    ranks: dict[tuple[float, bool], list[int | None]] = {}
+    for weight, graph in runs:
+        ge.WEIGHT_GRAPH = weight  # read when the graph leg is built
         out: list[int | None] = []
         times: list[float] = []
-        mode = ""
+        mode, added_runs = "", 0
         for text, rel in queries.items():
             t0 = time.perf_counter()
             res = gno.query(
@@ -130,27 +135,29 @@ def main() -> int:
             if graph:
                 line = next(e.message for e in res.meta.explain or [] if e.stage == "graph")
                 added_runs += ", 0 new," not in line and "candidates=0/" not in line
-        ranks[graph] = out
+        ranks[(weight, graph)] = out
         n = len(out)
         mrr = sum(1 / r for r in out if r) / n
         ndcg = sum(1 / math.log2(r + 1) for r in out if r) / n
         at1 = sum(r == 1 for r in out if r)
         at10 = sum(1 for r in out if r)
+        name = f"graph on (weight {weight:g})" if graph else "graph off"
         print(
-            f"graph {'on ' if graph else 'off'}: MRR@10 {mrr:.4f}  nDCG@10 {ndcg:.4f}  "
-            f"hit@1 {at1}/{n}  hit@10 {at10}/{n}  [mode {mode}, reranked {rerank}]"
+            f"{name}: MRR@10 {mrr:.4f}  nDCG@10 {ndcg:.4f}  hit@1 {at1}/{n}  hit@10 {at10}/{n}  "
+            f"[mode {mode}, reranked {rerank}]"
+            + (f"; new documents added in {added_runs}/{n} runs" if graph else "")
         )
         print(f"  latency: {summary_ms(times)}")
-    better = worse = 0
-    for on, off in zip(ranks[True], ranks[False], strict=True):
-        a, b = on or LIMIT + 1, off or LIMIT + 1
-        better += a < b
-        worse += a > b
-    print(
-        f"graph on vs off: {better} queries ranked the note higher, {worse} lower, "
-        f"{len(queries) - better - worse} unchanged; the graph stage added new documents in "
-        f"{added_runs}/{len(queries)} runs"
-    )
+    off = ranks[(0.0, False)]
+    for (weight, graph), on in ranks.items():
+        if not graph:
+            continue
+        better = sum((a or LIMIT + 1) < (b or LIMIT + 1) for a, b in zip(on, off, strict=True))
+        worse = sum((a or LIMIT + 1) > (b or LIMIT + 1) for a, b in zip(on, off, strict=True))
+        print(
+            f"weight {weight:g} vs off: {better} queries ranked the note higher, {worse} lower, "
+            f"{len(off) - better - worse} unchanged"
+        )
     gno.close()
     return 0
 

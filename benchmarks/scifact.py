@@ -1,6 +1,6 @@
 """SciFact retrieval quality and latency through the Python API and the CLI.
 
-Usage: python benchmarks/scifact.py [--modes bm25,vector,hybrid,nograph,expand,rerank] [--keep DIR]
+Usage: python benchmarks/scifact.py [--modes bm25,vector,hybrid,graph,expand,rerank] [--keep DIR]
                                     [--rerank-model DIR] [--precision int8|fp32] [--cli N]
 
 Indexes the 5,183 abstracts with ``gno index`` semantics (sync, then embed; timed), then per
@@ -8,9 +8,9 @@ mode prints nDCG@10 and Recall@100 over the 300 judged test queries (limit 100),
 in-process latency p50/p95 at limit 10, and, with ``--cli N``, the wall time of N ``gno``
 processes per mode (cold: each loads the model). Ends with the peak RSS of this process and of
 the CLI children. Figures, not assertions. Modes: ``bm25`` (search), ``vector`` (vsearch),
-``hybrid`` (query without rerank, graph expansion at its default: on), ``nograph`` (the same
-with ``graph: false``), ``expand`` (query with pseudo-relevance feedback), ``rerank`` (query with
-the cross-encoder of ``--rerank-model``). With both ``hybrid`` and ``nograph`` it also counts the
+``hybrid`` (query without rerank; graph expansion off, the default), ``graph`` (the same with
+``graph: true``), ``expand`` (query with pseudo-relevance feedback), ``rerank`` (query with the
+cross-encoder of ``--rerank-model``). With both ``hybrid`` and ``graph`` it also counts the
 queries whose 100 results (URIs and scores) are identical: SciFact has no links, so graph
 expansion must change nothing.
 """
@@ -38,7 +38,7 @@ from gno_core.contracts.requests import QueryRequest, SearchRequest
 from gno_core.facade import Gno
 from gno_core.indexing.embedding import EmbedProgress
 
-MODES = ("bm25", "vector", "hybrid", "nograph", "expand", "rerank")
+MODES = ("bm25", "vector", "hybrid", "graph", "expand", "rerank")
 #: Runs argv from a small parent, so the child's peak RSS is its own (a child forked from this
 #: large process would count the parent's pages until exec); prints "seconds kilobytes".
 MEASURE = (
@@ -58,8 +58,8 @@ def runner(gno: Gno, mode: str) -> Callable[[str, int], SearchResults]:
             return gno.vsearch(SearchRequest(query=text, limit=limit))
         if mode == "hybrid":
             return gno.query(QueryRequest(query=text, limit=limit, rerank=False))
-        if mode == "nograph":
-            return gno.query(QueryRequest(query=text, limit=limit, rerank=False, graph=False))
+        if mode == "graph":
+            return gno.query(QueryRequest(query=text, limit=limit, rerank=False, graph=True))
         if mode == "expand":
             return gno.query(QueryRequest(query=text, limit=limit, rerank=False, expand=True))
         if mode == "rerank":
@@ -156,8 +156,8 @@ def main() -> int:
         print(f"  latency limit {args.latency_limit}: {summary_ms(fast)}")
         print(f"  latency limit 100: {summary_ms(slow)}")
     gno.close()
-    if "hybrid" in answers and "nograph" in answers:
-        same = sum(a == b for a, b in zip(answers["hybrid"], answers["nograph"], strict=True))
+    if "hybrid" in answers and "graph" in answers:
+        same = sum(a == b for a, b in zip(answers["hybrid"], answers["graph"], strict=True))
         print(
             f"graph expansion on vs off: {same}/{len(queries)} queries with identical results "
             "(URIs and scores, limit 100)"

@@ -117,8 +117,15 @@ class QueryRequest(SearchRequest):
     explain: Annotated[bool, Cli(help="stage lines and score receipts")] = Field(
         default=False, description="Include deterministic stage and per-result scoring metadata"
     )
-    graph: Annotated[bool, Cli(help="no graph neighbour expansion")] = Field(
-        default=True, description="Enable bounded one-hop graph neighbor expansion"
+    # Off unless asked for: measured on SciFact (no change) and a dendron-site known-item set
+    # (no gain), docs/reference/benchmarks.md "Graph expansion in query".
+    graph: Annotated[
+        bool | None,
+        Cli(help="follow links one hop from the top results", off_help="no graph expansion"),
+    ] = Field(
+        default=None,
+        description="Enable bounded one-hop graph neighbor expansion",
+        json_schema_extra={"default": False},
     )
     # The MCP spelling of ``graph=false``; the command line has ``--no-graph`` for that already.
     no_graph: Annotated[bool, Cli(skip=True)] = Field(

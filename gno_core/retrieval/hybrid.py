@@ -125,7 +125,8 @@ class HybridSearch:
             if graph.leg is not None:
                 fused = self._fuse(run, request.exclude)
         else:
-            run.note("graph", "skipped: " + ("fast" if depth == "fast" else "graph disabled"))
+            off = "fast" if depth == "fast" else "not requested" if request.graph is None else "off"
+            run.note("graph", f"skipped: {off}")
         ceiling = sum(leg.weight / (RRF_K + 1) for leg in run.legs if leg.keys) + TOP_RANK_BONUS
         run.note(
             "fusion",

@@ -1,5 +1,6 @@
 """Graph expansion of ``gno query`` on the real SQLite index through the CLI: a note that only a
-top result links to joins the results with its receipt; ``--no-graph`` leaves it out; a
+top result links to joins the results with its receipt under ``--graph``; ``--no-graph`` and the
+default leave it out; a
 rename of the linking note on disk moves the expansion with it."""
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def test_query_expands_one_hop_on_sqlite(cli: Cli, tmp_path: Path) -> None:
     cli.ok("collection", "add", str(vault), "--name", "pots")
     cli.ok("update")
 
-    res = cli.ok("query", "reaches", "--json", "--explain", "--no-rerank").json()
+    res = cli.ok("query", "reaches", "--json", "--explain", "--no-rerank", "--graph").json()
     assert_valid("search-results", res)
     uris = [r["uri"] for r in res["results"]]
     # BM25 finds kiln.md only ("reaches"); its link and its backlink bring the two neighbours.
@@ -49,10 +50,12 @@ def test_query_expands_one_hop_on_sqlite(cli: Cli, tmp_path: Path) -> None:
 
     off = cli.ok("query", "reaches", "--json", "--explain", "--no-rerank", "--no-graph").json()
     assert [r["uri"] for r in off["results"]] == ["gno://pots/kiln.md"]
+    default = cli.ok("query", "reaches", "--json", "--no-rerank").json()  # off unless asked
+    assert [r["uri"] for r in default["results"]] == ["gno://pots/kiln.md"]
 
     # The linking note renamed on disk: the expansion follows the new name after a sync.
     (vault / "kiln.md").rename(vault / "firing.md")
     cli.ok("update")
-    moved = cli.ok("query", "reaches", "--json", "--no-rerank").json()
+    moved = cli.ok("query", "reaches", "--json", "--no-rerank", "--graph").json()
     moved_uris = [r["uri"] for r in moved["results"]]
     assert moved_uris[0] == "gno://pots/firing.md" and "gno://pots/glaze-notes.md" in moved_uris

@@ -174,7 +174,7 @@ def test_query_adds_linked_notes_with_receipts() -> None:
     made = in_memory(LINKED)
     with build(made) as gno:
         gno.index()
-        res = gno.query(QueryRequest(query="kiln cone", explain=True, rerank=False))
+        res = gno.query(QueryRequest(query="kiln cone", explain=True, rerank=False, graph=True))
         assert_valid("search-results", res.wire())
         assert _uris(res)[:2] == ["gno://notes/kiln.md", "gno://notes/glaze-notes.md"]
         explain = res.meta.explain or []
@@ -184,11 +184,12 @@ def test_query_adds_linked_notes_with_receipts() -> None:
         assert glaze.scores is not None and glaze.scores["graphRank"] >= 1
         assert glaze.scores["graphScore"] > 0 and glaze.scores["graphSeedRank"] >= 1
         assert "graph: linked from seed #" in glaze.message and "(explicit)" in glaze.message
-        # Off three ways: graph=false, noGraph, fast.
+        # Off by default, and three ways when asked for: graph=false, noGraph, fast.
         for request in (
+            QueryRequest(query="kiln cone", rerank=False, explain=True),
             QueryRequest(query="kiln cone", rerank=False, graph=False, explain=True),
-            QueryRequest(query="kiln cone", rerank=False, no_graph=True, explain=True),
-            QueryRequest(query="kiln cone", fast=True, explain=True),
+            QueryRequest(query="kiln cone", rerank=False, graph=True, no_graph=True, explain=True),
+            QueryRequest(query="kiln cone", fast=True, graph=True, explain=True),
         ):
             off = gno.query(request)
             assert "gno://notes/glaze-notes.md" not in _uris(off)[:1]
@@ -201,7 +202,7 @@ def test_without_links_the_stage_changes_nothing() -> None:
     with build(in_memory(UNLINKED)) as gno:
         gno.index()
         for query in ("kiln cone", "glaze recipes", "sourdough", "lentils cumin"):
-            on = gno.query(QueryRequest(query=query, rerank=False))
+            on = gno.query(QueryRequest(query=query, rerank=False, graph=True))
             off = gno.query(QueryRequest(query=query, rerank=False, graph=False))
             assert on.wire() == off.wire()
 
@@ -213,7 +214,7 @@ def test_diagnose_reports_the_graph_stage() -> None:
     with build(made) as gno:
         gno.index()
         found = gno.query_diagnose(
-            DiagnoseRequest(query="kiln cone", target="notes/glaze-notes.md")
+            DiagnoseRequest(query="kiln cone", target="notes/glaze-notes.md", graph=True)
         )
         assert_valid("query-diagnose", found.wire())
         stage = next(s for s in found.wire()["stages"] if s["id"] == "graph")
@@ -221,7 +222,9 @@ def test_diagnose_reports_the_graph_stage() -> None:
         assert (
             stage["reason"] == "graph candidate: linked from seed #1 gno://notes/kiln.md (explicit)"
         )
-        far = gno.query_diagnose(DiagnoseRequest(query="kiln cone", target="notes/soup.md"))
+        far = gno.query_diagnose(
+            DiagnoseRequest(query="kiln cone", target="notes/soup.md", graph=True)
+        )
         stage = next(s for s in far.wire()["stages"] if s["id"] == "graph")
         assert (stage["present"], stage["dropReason"]) == (False, "not_in_candidate_set")
         assert stage["reason"].endswith("0 note(s) link to it, 0 of them top results")
@@ -230,7 +233,7 @@ def test_diagnose_reports_the_graph_stage() -> None:
         )
         stage = next(s for s in off.wire()["stages"] if s["id"] == "graph")
         assert stage["status"] == "skipped"
-        assert (
-            stage["reason"]
-            == "skipped: graph disabled; 1 note(s) link to it, 1 of them top results"
-        )
+        assert stage["reason"] == "skipped: off; 1 note(s) link to it, 1 of them top results"
+        default = gno.query_diagnose(DiagnoseRequest(query="kiln cone", target="notes/soup.md"))
+        stage = next(s for s in default.wire()["stages"] if s["id"] == "graph")
+        assert stage["reason"].startswith("skipped: not requested;")
