@@ -7,8 +7,9 @@ Bounded and deterministic:
 * only nodes of the projection are linked (the node limit holds), within one collection (as
   ``gno_similar`` by default), and a pair is one edge (the higher score of its two directions,
   the smaller key as its source);
-* at most ``NODE_BUDGET`` nodes (URI order) look for neighbours, one nearest-neighbour read each;
-  past it the answer says ``similarTruncatedByComputeBudget``;
+* at most ``NODE_BUDGET`` nodes (URI order) take part: their chunk vectors are read once (one
+  read per node) and their document vectors compared pairwise, exactly (no approximate index);
+  past the budget the answer says ``similarTruncatedByComputeBudget``;
 * the edges fill what the link edges leave of ``edgeLimit``, strongest first (ties by keys).
 
 Without an embedding model, or with no vectors for it, there are no similar edges and a warning
@@ -19,10 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import mul
 from typing import Any
 
-from gno_core.domain import DocRef, SearchFilters
-from gno_core.ports.embedder import Embedder
+from gno_core.domain import DocRef
+from gno_core.ports.embedder import Embedder, Vector
 from gno_core.ports.index import Index
 from gno_core.retrieval.vector import distance_score, mean_vector
 
@@ -30,10 +32,9 @@ __all__ = ["NODE_BUDGET", "SimilarEdges", "similar_edges"]
 
 Key = tuple[str, str]
 
-#: Nodes whose nearest neighbours one graph read computes (one vector search each).
-NODE_BUDGET = 500
-#: Extra neighbours read per node, since neighbours outside the projection are dropped.
-_OVERSHOOT = 2
+#: Nodes that take part in similar edges (URI order): their document vectors are read once
+#: and compared pairwise within a collection, so the work grows with its square.
+NODE_BUDGET = 250
 
 
 @dataclass(slots=True)
@@ -72,7 +73,7 @@ def similar_edges(
     if len(order) > NODE_BUDGET:
         out.truncated_by_budget = True
         out.warnings.append(
-            f"similar edges computed for the first {NODE_BUDGET} of {len(order)} nodes "
+            f"similar edges among the first {NODE_BUDGET} of {len(order)} nodes only "
             "(compute budget)"
         )
         order = order[:NODE_BUDGET]
@@ -80,31 +81,31 @@ def similar_edges(
         (d.collection, d.rel_path): d
         for d in index.documents.get_documents([(k[0], k[1]) for k in order])
     }
-    best: dict[tuple[Key, Key], float] = {}
+    # One read of each node's chunk vectors; the document vector is their unit mean.
+    unit: dict[Key, Vector] = {}
     for key in order:
         doc = docs.get(key)
-        if doc is None:
-            continue
-        vectors = [v for _, v in index.vectors.chunk_vectors(doc.mirror_hash, fingerprint)]
-        if not vectors:
-            continue
-        scope = SearchFilters(collections=(doc.collection,))
-        hits = index.vectors.nearest(
-            mean_vector(vectors), fingerprint, scope, top_k * _OVERSHOOT + 1
-        )
-        kept = 0
-        for hit in hits:
-            other = (hit.document.collection, hit.document.rel_path)
-            if other == key or other not in nodes:
+        if doc is not None:
+            vectors = [v for _, v in index.vectors.chunk_vectors(doc.mirror_hash, fingerprint)]
+            if vectors:
+                unit[key] = mean_vector(vectors)
+    keys = list(unit)
+    near: dict[Key, list[tuple[float, Key]]] = {k: [] for k in keys}
+    for i, a in enumerate(keys):
+        va = unit[a]
+        for b in keys[i + 1 :]:
+            if a[0] != b[0]:
                 continue
-            score = round(distance_score(hit.distance), 6)
-            if score < threshold or score <= 0:
-                break  # hits come best first
+            # Unit vectors: cosine distance 1 - dot, scored as ``gno_similar`` scores it.
+            score = round(distance_score(1.0 - sum(map(mul, va, unit[b]))), 6)
+            if score >= threshold and score > 0:
+                near[a].append((score, b))
+                near[b].append((score, a))
+    best: dict[tuple[Key, Key], float] = {}
+    for key, found in near.items():
+        for score, other in sorted(found, key=lambda item: (-item[0], item[1]))[:top_k]:
             pair = (key, other) if key < other else (other, key)
-            best[pair] = max(score, best.get(pair, 0.0))
-            kept += 1
-            if kept >= top_k:
-                break
+            best[pair] = score
     ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))
     if len(ranked) > room:
         out.warnings.append(

@@ -95,7 +95,7 @@ def test_similar_edges_degrade_and_stay_bounded(
     monkeypatch.setattr(similar_edges, "NODE_BUDGET", 2)
     budget = env.gno.graph(GraphRequest(include_similar=True, threshold=0.0))
     assert budget.meta.similar_truncated_by_compute_budget
-    assert "first 2 of 5 nodes" in budget.meta.warnings[0]
+    assert "among the first 2 of 5 nodes only" in budget.meta.warnings[0]
     assert _pairs(budget)
 
     bare = _env(tmp_path / "bare", backend, embedder=False)
