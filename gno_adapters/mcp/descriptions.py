@@ -76,12 +76,12 @@ FULL_DESCRIPTIONS: dict[str, str] = {
         "default hybrid retrieval."
     ),
     "gno_query": (
-        "Hybrid search: BM25 and vector retrieval fused with reciprocal rank fusion, bounded "
-        "graph expansion, and optional query expansion and reranking. The recommended default "
-        "for questions. Use intent for ambiguous terms, queryModes to supply term/intent/hyde "
-        "entries, fast=true or graph=false for a quick lookup, thorough=true when recall "
-        "matters, and candidateLimit to trade latency for coverage. Results carry uri, docid, "
-        "snippets and line anchors."
+        "Hybrid search: BM25 and vector retrieval fused with reciprocal rank fusion, optional "
+        "query expansion and reranking, and with graph=true linked notes one hop from the top "
+        "results. The recommended default for questions. Use intent for ambiguous terms, "
+        "queryModes to supply term/intent/hyde entries, fast=true for a quick lookup, "
+        "thorough=true when recall matters, and candidateLimit to trade latency for coverage. "
+        "Results carry uri, docid, snippets and line anchors."
     ),
     "gno_get": (
         "Retrieve one document by gno:// URI, docid (#abc123) or collection/path, as "
@@ -209,9 +209,10 @@ FULL_DESCRIPTIONS: dict[str, str] = {
 CORE_DESCRIPTIONS: dict[str, str] = {
     "gno_query": (
         "Call first for a question about the user's notes and documents. Runs hybrid retrieval: "
-        "BM25 and vectors fused with reciprocal rank fusion, plus graph neighbours and "
-        "reranking when available. Returns ranked results with uri, docid, snippet and a line "
-        "anchor; read evidence next with gno_get using fromLine and lineCount."
+        "BM25 and vectors fused with reciprocal rank fusion, reranking when available, and "
+        "linked notes one hop from the top results when graph=true. Returns ranked results with "
+        "uri, docid, snippet and a line anchor; read evidence next with gno_get using fromLine "
+        "and lineCount."
     ),
     "gno_search": (
         "Call when you know the exact words: an identifier, filename, error message or quoted "
