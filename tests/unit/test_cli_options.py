@@ -59,12 +59,14 @@ def test_options_not_given_leave_the_model_defaults_and_listings_default_to_20()
 def test_query_controls_reach_the_query_request() -> None:
     plain = query_request(parse("query", "q"))
     assert (plain.fast, plain.thorough, plain.expand, plain.rerank) == (False, False, None, True)
+    # Graph expansion is off unless asked for (None: not requested).
     assert (plain.graph, plain.explain, plain.candidate_limit, plain.query_modes) == (
-        True,
+        None,
         False,
         None,
         [],
     )
+    assert query_request(parse("query", "q", "--graph")).graph is True
     argv = "query q --thorough --no-expand --no-rerank -C 9 --explain --no-graph".split()
     argv += ["--query-mode", "term:abc", "--query-mode", "hyde: a passage"]
     tuned = query_request(parse(*argv))
