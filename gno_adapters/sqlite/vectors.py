@@ -316,7 +316,7 @@ class ApswVectors:
             sql = (
                 f"{ctes.rstrip()}, scored(m, seq, dist) AS ("
                 " SELECT v.mirror_hash, v.seq, vec_distance_cosine(v.embedding, ?)"
-                " FROM content_vectors v JOIN eligible e ON e.mirror_hash = v.mirror_hash"
+                f" FROM {_ELIGIBLE_VECTORS}"
                 " WHERE v.fingerprint = ?)"
                 " SELECT m, seq, MIN(dist) FROM scored GROUP BY m HAVING MIN(dist) <= ?"
                 " ORDER BY 3, m LIMIT ?"
@@ -349,8 +349,8 @@ class ApswVectors:
 
         rows = list(
             self._conn.execute(
-                f"{ctes}SELECT v.mirror_hash, v.seq, v.embedding FROM content_vectors v "
-                "JOIN eligible e ON e.mirror_hash = v.mirror_hash WHERE v.fingerprint = ?",
+                f"{ctes}SELECT v.mirror_hash, v.seq, v.embedding FROM {_ELIGIBLE_VECTORS} "
+                "WHERE v.fingerprint = ?",
                 (*params, space.fingerprint),
             )
         )
@@ -395,6 +395,12 @@ class ApswVectors:
         hits = [VectorHit(d, best[d.mirror_hash][0], best[d.mirror_hash][1]) for d in docs]
         hits.sort(key=lambda h: (h.distance, h.document.collection, h.document.rel_path))
         return hits
+
+
+#: The eligible documents drive the loop (CROSS JOIN fixes the order in SQLite), each looking its
+#: vectors up by (fingerprint, mirror_hash); left to itself the planner scanned the materialised
+#: eligible set once per vector (dendron-site, one collection: 120-170 ms -> 13-15 ms).
+_ELIGIBLE_VECTORS = "eligible e CROSS JOIN content_vectors v ON e.mirror_hash = v.mirror_hash"
 
 
 def _with_ties(ranked: list[tuple[str, int, float]], limit: int) -> dict[str, tuple[int, float]]:

@@ -107,6 +107,33 @@ def test_unfiltered_search_uses_knn_and_filtered_search_scans_the_eligible_set(
         assert nearest_paths(store, limit=1) == ["19.md"]
 
 
+def test_the_filtered_scan_looks_vectors_up_per_eligible_document(tmp_path: Path) -> None:
+    """The eligible documents drive the loop and find their vectors through the unique index;
+    the planner, left alone, scanned the whole eligible set once per stored vector."""
+    with apsw_index(str(tmp_path / "i.sqlite")) as store:
+        fill(store)
+        conn = conn_of(store)
+        seen: list[tuple[str, tuple[object, ...]]] = []
+
+        def trace(_cursor: object, sql: str, bindings: object) -> bool:
+            if "vec_distance_cosine" in sql or "content_vectors" in sql:
+                seen.append((sql, tuple(bindings or ())))  # type: ignore[arg-type]
+            return True
+
+        conn.exec_trace = trace
+        try:
+            assert nearest_paths(store, collections=("notes",)) == ["00.md", "01.md", "02.md"]
+        finally:
+            conn.exec_trace = None
+        (sql, bindings), *_ = seen
+        plan = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + sql, bindings)]
+    scans = [line for line in plan if line.startswith(("SCAN", "SEARCH"))]
+    assert "SCAN e" in scans, plan
+    vectors = [line for line in scans if line.startswith("SEARCH v")]
+    assert vectors and "mirror_hash=?" in vectors[0], plan
+    assert scans.index("SCAN e") < scans.index(vectors[0]), plan
+
+
 def test_the_accelerator_is_rebuilt_from_the_rows_when_missing(tmp_path: Path) -> None:
     with apsw_index(str(tmp_path / "i.sqlite")) as store:
         fill(store)
