@@ -46,6 +46,9 @@ _LINK_COLUMNS = (
     "l.target_collection, l.link_text, l.start_line, l.start_col, l.end_line, l.end_col, "
     "l.alias, l.external, l.embed, l.context"
 )
+_DECODER = json.JSONDecoder()
+#: ``json.dumps(keys, ensure_ascii=False)`` without building an encoder per link.
+_KEYS_JSON = json.JSONEncoder(ensure_ascii=False)
 #: Names per statement: well under SQLite's bound-parameter limit.
 _BATCH = 500
 
@@ -100,7 +103,7 @@ def write_links(
     next_id = int(row[0] or 0) + 1 if row else 1
     rows: list[tuple[object, ...]] = []
     keys: list[tuple[int, str]] = []
-    dumps = json.dumps
+    dumps = _KEYS_JSON.encode
     for doc_id, (links, _) in latest.items():
         for k in links:
             rows.append(
@@ -123,7 +126,7 @@ def write_links(
                     int(k.external),
                     int(k.embed),
                     k.context,
-                    dumps(list(k.keys), ensure_ascii=False),
+                    dumps(list(k.keys)),
                     _initial_state(k),
                 )
             )
@@ -487,10 +490,16 @@ class ApswLinks:
             "WHERE l.state = 'pending' AND d.active = 1 ORDER BY l.id LIMIT ?",
             (max(limit, 0),),
         )
-        return [
-            PendingLink(r[0], DocRef(r[1], r[2], r[3], r[4]), _link(r[6:], tuple(json.loads(r[5]))))
-            for r in rows
-        ]
+        # A document's links come together: one ``DocRef`` each, and one decoder call per link.
+        refs: dict[tuple[str, str], DocRef] = {}
+        decode = _DECODER.decode
+        out: list[PendingLink] = []
+        for r in rows:
+            source = refs.get((r[1], r[2]))
+            if source is None:
+                source = refs[(r[1], r[2])] = DocRef(r[1], r[2], r[3], r[4])
+            out.append(PendingLink(r[0], source, _link(r[6:], tuple(decode(r[5])))))
+        return out
 
     def candidates(self, collection: str, keys: Sequence[str]) -> list[NameHit]:
         wanted = sorted(set(keys))
@@ -516,29 +525,55 @@ class ApswLinks:
             return
         with translate_errors("recording link resolutions"), write_transaction(self._conn):
             conn = self._conn
-            conn.executemany(
-                "DELETE FROM link_targets WHERE link_id = ?", [(i,) for i, _ in results]
+            ids = [i for i, _ in results]
+            documents = self._document_ids(
+                {(t.document.collection, t.document.rel_path) for _, ts in results for t in ts}
             )
             rows: list[tuple[object, ...]] = []
-            states: list[tuple[str, int]] = []
+            by_state: dict[str, list[int]] = {"resolved": [], "ambiguous": [], "unresolved": []}
             for link_id, targets in results:
                 if not targets:
-                    states.append(("unresolved", link_id))
+                    by_state["unresolved"].append(link_id)
                     continue
-                states.append(("ambiguous" if len(targets) > 1 else "resolved", link_id))
+                by_state["ambiguous" if len(targets) > 1 else "resolved"].append(link_id)
                 for t in targets:
-                    rows.append(
-                        (
-                            link_id,
-                            t.confidence,
-                            t.method,
-                            t.document.collection,
-                            t.document.rel_path,
-                        )
-                    )
+                    # A target that went since it was found is left out, as the join did.
+                    doc_id = documents.get((t.document.collection, t.document.rel_path))
+                    if doc_id is not None:
+                        rows.append((link_id, doc_id, t.confidence, t.method))
+            for start in range(0, len(ids), _BATCH):
+                batch = ids[start : start + _BATCH]
+                conn.execute(
+                    f"DELETE FROM link_targets WHERE link_id IN ({','.join('?' * len(batch))})",
+                    tuple(batch),
+                )
             conn.executemany(
                 "INSERT OR IGNORE INTO link_targets(link_id, dst_doc_id, confidence, method) "
-                "SELECT ?, id, ?, ? FROM documents WHERE collection = ? AND rel_path = ?",
+                "VALUES (?, ?, ?, ?)",
                 rows,
             )
-            conn.executemany("UPDATE doc_links SET state = ? WHERE id = ?", states)
+            for state, links in by_state.items():
+                for start in range(0, len(links), _BATCH):
+                    batch = links[start : start + _BATCH]
+                    conn.execute(
+                        f"UPDATE doc_links SET state = ? WHERE id IN ({','.join('?' * len(batch))})",
+                        (state, *batch),
+                    )
+
+    def _document_ids(self, refs: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        """The row ids of the documents ``(collection, rel_path)``, a few statements for all."""
+        out: dict[tuple[str, str], int] = {}
+        by_collection: dict[str, list[str]] = {}
+        for collection, rel_path in refs:
+            by_collection.setdefault(collection, []).append(rel_path)
+        for collection, paths in by_collection.items():
+            paths.sort()
+            for start in range(0, len(paths), _BATCH):
+                batch = paths[start : start + _BATCH]
+                for rel_path, doc_id in self._conn.execute(
+                    "SELECT rel_path, id FROM documents WHERE collection = ? "
+                    f"AND rel_path IN ({','.join('?' * len(batch))})",
+                    (collection, *batch),
+                ):
+                    out[(collection, rel_path)] = doc_id
+        return out

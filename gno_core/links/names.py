@@ -34,6 +34,8 @@ def fold(text: str) -> str:
 
 
 def strip_markdown_extension(path: str) -> str:
+    if "." not in path:  # most names: nothing to strip
+        return path
     lower = path.lower()
     for ext in MARKDOWN_EXTENSIONS:
         if lower.endswith(ext) and len(path) > len(ext):

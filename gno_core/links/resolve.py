@@ -71,11 +71,13 @@ def resolve_link(
         halves.append((label_first_target(link.alias), True))
         if _names_a_target(link.alias):
             halves.reverse()
+    paths = [
+        (path, label_first)
+        for written, label_first in halves
+        if (path := target_path(link, source.rel_path, written)) is not None
+    ]
     for strict in (True, False):
-        for written, label_first in halves:
-            path = target_path(link, source.rel_path, written)
-            if path is None:
-                continue
+        for path, label_first in paths:
             found = _structural(path, by_name, strict=strict, label_first=label_first)
             if found:
                 return found
@@ -103,6 +105,9 @@ def _names_a_target(half: str) -> bool:
 def _decide(
     docs: Sequence[DocRef], method: str, *, sure: bool, label_first: bool
 ) -> tuple[LinkTarget, ...]:
+    if len(docs) == 1:  # most links: no duplicates to drop, nothing to sort
+        method = method + "+label-first" if label_first else method
+        return (LinkTarget(docs[0], EXPLICIT if sure and not label_first else INFERRED, method),)
     unique = list({(d.collection, d.rel_path): d for d in docs}.values())
     if len(unique) > 1:
         confidence = AMBIGUOUS
