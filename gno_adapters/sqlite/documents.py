@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,8 @@ if TYPE_CHECKING:
 
     from gno_adapters.sqlite.rows import Rows
 
+#: Paths looked up per statement by ``get_documents``.
+_BATCH = 500
 _HEX = re.compile(r"^[0-9a-f]{1,64}$")
 
 
@@ -43,8 +46,21 @@ class ApswDocuments:
         )
 
     def get_documents(self, keys: list[tuple[str, str]]) -> list[StoredDocument]:
-        found = (self.get_document(c, r) for c, r in keys)
-        return [d for d in found if d is not None]
+        # One statement per collection and batch (a refactor of a hub asks for thousands).
+        paths: dict[str, list[str]] = {}
+        for collection, rel_path in dict.fromkeys(keys):
+            paths.setdefault(collection, []).append(rel_path)
+        found: dict[tuple[str, str], StoredDocument] = {}
+        for collection, wanted in paths.items():
+            for start in range(0, len(wanted), _BATCH):
+                for doc in self._db.documents(
+                    "reading documents",
+                    "d.collection = ? AND d.rel_path IN (SELECT value FROM json_each(?)) "
+                    "AND d.active = 1",
+                    (collection, json.dumps(wanted[start : start + _BATCH])),
+                ):
+                    found[(doc.collection, doc.rel_path)] = doc
+        return [found[k] for k in keys if k in found]
 
     def markdown(self, mirror_hash: str) -> str | None:
         rows = self._db.rows(
