@@ -18,32 +18,16 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.links import PER_FOLDER, _add, _open, generate  # noqa: E402
+from benchmarks.links import PER_FOLDER, Timed, _add, _open, _timed, generate  # noqa: E402
 from benchmarks.metrics import summary_ms  # noqa: E402
 
 REPORT_TARGET_MS = 1000.0
 PATH_TARGET_MS = 50.0
-
-
-Timed = tuple[list[float], list[float]]
-
-
-def _timed(rounds: int, fn: Callable[[int], object]) -> Timed:
-    """Wall and process CPU seconds of ``rounds`` calls after one warm-up call."""
-    fn(-1)  # warm: imports, pydantic builds
-    wall, cpu = [], []
-    for i in range(rounds):
-        started, used = time.perf_counter(), time.process_time()
-        fn(i)
-        wall.append(time.perf_counter() - started)
-        cpu.append(time.process_time() - used)
-    return wall, cpu
 
 
 def _figure(label: str, timed: Timed, target_ms: float | None = None) -> None:

@@ -28,6 +28,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -164,14 +165,19 @@ def _extractions() -> list[int]:
     return calls
 
 
-def _timed(rounds: int, fn) -> tuple[list[float], list[float]]:  # type: ignore[no-untyped-def]
-    fn()  # warm
+Timed = tuple[list[float], list[float]]
+
+
+def _timed(rounds: int, fn: Callable[[int], object]) -> Timed:
+    """Wall and process CPU seconds of ``rounds`` calls ``fn(i)`` after one warm-up ``fn(-1)``
+    (imports, pydantic builds)."""
+    fn(-1)
     wall, cpu = [], []
-    for _ in range(rounds):
-        t, c = time.perf_counter(), time.process_time()
-        fn()
-        wall.append(time.perf_counter() - t)
-        cpu.append(time.process_time() - c)
+    for i in range(rounds):
+        started, used = time.perf_counter(), time.process_time()
+        fn(i)
+        wall.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - used)
     return wall, cpu
 
 
@@ -193,9 +199,9 @@ def _backlink_figures(gno, rounds: int) -> None:  # type: ignore[no-untyped-def]
     res = gno.backlinks(hub)
     one = [f"gen/f{i // PER_FOLDER:03d}/note-{i}.md" for i in range(rounds + 1)]
     step = iter(one * 2)
-    base_wall, _ = _timed(rounds, lambda: gno.links(next(step)))
-    wall, cpu = _timed(rounds, lambda: gno.backlinks(hub))
-    mcp_wall, mcp_cpu = _timed(rounds, lambda: _mcp_backlinks(gno, hub))
+    base_wall, _ = _timed(rounds, lambda _: gno.links(next(step)))
+    wall, cpu = _timed(rounds, lambda _: gno.backlinks(hub))
+    mcp_wall, mcp_cpu = _timed(rounds, lambda _: _mcp_backlinks(gno, hub))
     n = res.meta.total_backlinks
     print(f"  baseline, links of one note (Gno.links): {summary_ms(base_wall)}")
     print(

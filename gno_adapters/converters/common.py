@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gno_core.ports.converters import ConvertLimits
@@ -76,17 +76,11 @@ def check_zip(data: bytes, limits: ConvertLimits) -> zipfile.ZipFile:
         raise ConversionFailure(
             "CONVERSION_ERROR", f"Not a valid document archive: {exc}"
         ) from None
-    total = sum(info.file_size for info in archive.infolist())
-    if total > limits.unzipped_bytes or len(archive.infolist()) > 100_000:
+    members = archive.infolist()
+    total = sum(info.file_size for info in members)
+    if total > limits.unzipped_bytes or len(members) > 100_000:
         raise ConversionFailure(
             "CONVERSION_MEMORY",
             f"Archive inflates to {total} bytes, over the {limits.unzipped_bytes}-byte limit",
         )
     return archive
-
-
-def bounded(items: Iterable[object], limit: int, what: str) -> Iterable[object]:
-    for count, item in enumerate(items, 1):
-        if count > limit:
-            raise ConversionFailure("TOO_MANY_PAGES", f"More than {limit} {what}")
-        yield item

@@ -38,9 +38,9 @@ def convert(data: bytes, limits: ConvertLimits) -> Output:
                 continue
             if shape.has_text_frame:
                 items = [
-                    "  " * min(p.level, 8) + "- " + one_line("".join(r.text for r in p.runs))
+                    "  " * min(p.level, 8) + "- " + text
                     for p in shape.text_frame.paragraphs
-                    if one_line("".join(r.text for r in p.runs))
+                    if (text := one_line("".join(r.text for r in p.runs)))
                 ]
                 if items:
                     out.block(*items)
