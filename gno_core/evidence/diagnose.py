@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from gno_core.errors import NotFoundError
 from gno_core.evidence.diagnose_graph import graph_stage
-from gno_core.evidence.stages import POOL, bm25_stage, filter_reasons, stage, vector_stage
+from gno_core.evidence.stages import (
+    POOL,
+    bm25_stage,
+    filter_reasons,
+    missed,
+    skipped,
+    stage,
+    vector_stage,
+)
 from gno_core.retrieval.filters import build_filters
 from gno_core.retrieval.results import doc_key
 
@@ -84,7 +92,7 @@ def diagnose(
         target["status"] = "filtered_out"
         target["filterReasons"] = reasons
         out["stages"] = [
-            stage(s, "skipped", 0, False, None, None, False, "skipped", "filtered out first")
+            skipped(s, "filtered out first")
             for s in ("bm25", "vector", "fusion", "graph", "rerank")
         ]
         out["summary"] = (
@@ -123,17 +131,7 @@ def _hybrid(
     rank = fused_keys.index(uri_of) + 1 if uri_of in fused_keys else None
     chunk = None
     if rank is None:
-        fusion = stage(
-            "fusion",
-            "active",
-            len(fused_keys),
-            False,
-            None,
-            None,
-            False,
-            "not_in_candidate_set",
-            "no leg brought it in, so fusion never saw it",
-        )
+        fusion = missed("fusion", len(fused_keys), "no leg brought it in, so fusion never saw it")
     else:
         score = fused.results[rank - 1].score
         below_min = request.min_score is not None and score < request.min_score
@@ -161,45 +159,15 @@ def _hybrid(
                 "endLine": hit.snippet_range.end_line,
             }
     if not request.rerank or request.fast:
-        rerank = stage(
-            "rerank",
-            "skipped",
-            0,
-            False,
-            None,
-            None,
-            False,
-            "skipped",
-            "reranking was turned off for this query",
-        )
+        rerank = skipped("rerank", "reranking was turned off for this query")
         return fusion, rerank, chunk, fused_keys[: request.limit], lines
     ranked = retrieval.hybrid(QueryRequest(**{**fields, "limit": POOL, "min_score": None}))
     if not ranked.meta.reranked:
-        rerank = stage(
-            "rerank",
-            "skipped",
-            0,
-            False,
-            None,
-            None,
-            False,
-            "skipped",
-            "no reranker model is available, so fusion order is final",
-        )
+        rerank = skipped("rerank", "no reranker model is available, so fusion order is final")
         return fusion, rerank, chunk, fused_keys[: request.limit], lines
     keys = [r.uri for r in ranked.results]
     if uri_of not in keys:
-        rerank = stage(
-            "rerank",
-            "active",
-            len(keys),
-            False,
-            None,
-            None,
-            False,
-            "not_in_candidate_set",
-            "it was not among the reranked candidates",
-        )
+        rerank = missed("rerank", len(keys), "it was not among the reranked candidates")
     else:
         final = keys.index(uri_of) + 1
         rerank = stage(

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from gno_core.index_handle import IndexHandle
     from gno_core.ports import SemanticModels
 
-__all__ = ["POOL", "bm25_stage", "filter_reasons", "stage", "vector_stage"]
+__all__ = ["POOL", "bm25_stage", "filter_reasons", "missed", "skipped", "stage", "vector_stage"]
 
 #: How deep each leg is searched for the target.
 POOL = 100
@@ -48,6 +48,16 @@ def stage(
     if drop is not None:
         stage["dropReason"] = drop
     return stage
+
+
+def skipped(sid: str, reason: str) -> dict[str, Any]:
+    """A stage that did not run."""
+    return stage(sid, "skipped", 0, False, None, None, False, "skipped", reason)
+
+
+def missed(sid: str, count: int, reason: str) -> dict[str, Any]:
+    """A stage that ran over ``count`` candidates without the target among them."""
+    return stage(sid, "active", count, False, None, None, False, "not_in_candidate_set", reason)
 
 
 def filter_reasons(
@@ -115,15 +125,9 @@ def bm25_stage(
             None,
             f"BM25 ranks it {rank} of {len(hits)} keyword matches",
         )
-    return stage(
+    return missed(
         "bm25",
-        "active",
         len(hits),
-        False,
-        None,
-        None,
-        False,
-        "not_in_candidate_set",
         "no BM25 match: it shares none of the query's keywords, or ranks below the "
         f"{POOL} best keyword matches",
     )
@@ -138,43 +142,17 @@ def vector_stage(
 ) -> dict[str, Any]:
     embedder = models.embedder
     if embedder is None:
-        return stage(
-            "vector",
-            "skipped",
-            0,
-            False,
-            None,
-            None,
-            False,
-            "skipped",
-            "no embedding model is available, so nothing was searched by meaning",
+        return skipped(
+            "vector", "no embedding model is available, so nothing was searched by meaning"
         )
     if not handle.index.vectors.has_vectors(embedder.fingerprint):
-        return stage(
-            "vector",
-            "skipped",
-            0,
-            False,
-            None,
-            None,
-            False,
-            "skipped",
-            "nothing is embedded yet (run gno embed), so nothing was searched by meaning",
+        return skipped(
+            "vector", "nothing is embedded yet (run gno embed), so nothing was searched by meaning"
         )
     try:
         vector = embedder.embed_batch([embedder.profile.query(request.query)])[0]
     except GnoError as exc:
-        return stage(
-            "vector",
-            "skipped",
-            0,
-            False,
-            None,
-            None,
-            False,
-            "skipped",
-            f"the query could not be embedded ({exc.code})",
-        )
+        return skipped("vector", f"the query could not be embedded ({exc.code})")
     hits = handle.index.vectors.nearest(vector, embedder.fingerprint, filters, POOL)
     keys = []
     for h in hits:
@@ -194,14 +172,4 @@ def vector_stage(
             None,
             f"by meaning it ranks {rank} of the {len(keys)} nearest documents",
         )
-    return stage(
-        "vector",
-        "active",
-        len(keys),
-        False,
-        None,
-        None,
-        False,
-        "not_in_candidate_set",
-        f"by meaning it is not among the {POOL} nearest chunks",
-    )
+    return missed("vector", len(keys), f"by meaning it is not among the {POOL} nearest chunks")
