@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from gno_core.errors import NotFoundError, ValidationError
 from gno_core.evidence.canonical import sha256_hex
+from gno_core.evidence.spans import fence_after
 
 if TYPE_CHECKING:
     from gno_core.contracts.evidence import SectionResult
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from gno_core.documents import Documents
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*(?:[ \t]#+[ \t]*)?$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 QUOTE_CHARS = 64
 
 
@@ -59,13 +59,9 @@ def parse_sections(lines: list[str]) -> list[Section]:
     heads: list[tuple[int, str, int]] = []
     fence: str | None = None
     for n, line in enumerate(lines, 1):
-        marker = _FENCE.match(line)
-        if fence is not None:
-            if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
-                fence = None
-            continue
-        if marker:
-            fence = marker.group(1)
+        outside = fence is None
+        fence = fence_after(line, fence)
+        if not outside or fence is not None:
             continue
         m = _HEADING.match(line)
         if m:

@@ -9,12 +9,29 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from gno_core.domain import Chunk
 
-__all__ = ["BLOCK_CHARS", "MAX_CHUNKS_PER_DOC", "blocks", "headings", "relevant_chunks"]
+__all__ = [
+    "BLOCK_CHARS",
+    "MAX_CHUNKS_PER_DOC",
+    "blocks",
+    "fence_after",
+    "headings",
+    "relevant_chunks",
+]
 
 BLOCK_CHARS = 1200
 MAX_CHUNKS_PER_DOC = 6
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def fence_after(line: str, fence: str | None) -> str | None:
+    """The open code fence after ``line`` (None outside fences), given the one open before it:
+    a fence closes on a marker of its own character at least as long, opens on any marker."""
+    marker = _FENCE.match(line)
+    if fence is not None:
+        closes = marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence)
+        return None if closes else fence
+    return marker.group(1) if marker else None
 
 
 def headings(lines: list[str]) -> list[str | None]:
@@ -23,13 +40,9 @@ def headings(lines: list[str]) -> list[str | None]:
     current: str | None = None
     fence: str | None = None
     for line in lines:
-        marker = _FENCE.match(line)
-        if fence is not None:
-            if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
-                fence = None
-        elif marker:
-            fence = marker.group(1)
-        else:
+        outside = fence is None
+        fence = fence_after(line, fence)
+        if outside and fence is None:
             m = _HEADING.match(line)
             if m:
                 current = m.group(2).strip()
@@ -75,12 +88,7 @@ def _range_blocks(lines: list[str], first: int, last: int) -> list[tuple[int, in
     fence: str | None = None
     for n in range(first, last + 1):
         line = lines[n - 1]
-        marker = _FENCE.match(line)
-        if fence is not None:
-            if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
-                fence = None
-        elif marker:
-            fence = marker.group(1)
+        fence = fence_after(line, fence)
         if not line.strip() and fence is None:
             if start is not None:
                 paragraphs.append((start, n - 1))
