@@ -39,7 +39,7 @@ from gno_core.ports.index import Index
 from gno_core.ports.memory import DocKey, StoredFact
 from gno_core.retrieval.query import parse_query
 
-__all__ = ["LEG_LIMIT", "RRF_K", "recall"]
+__all__ = ["LEG_LIMIT", "RRF_K", "recall", "semantic_unavailable"]
 
 LEG_LIMIT = 32
 RRF_K = 60
@@ -128,16 +128,24 @@ def recall(
     )
 
 
+def semantic_unavailable(index: Index, embedder: Embedder | None) -> str | None:
+    """Why facts cannot be matched by meaning (None: they can)."""
+    if embedder is None:
+        return "no embedding model is available"
+    if not index.vectors.has_vectors(embedder.fingerprint):
+        return "no fact is embedded yet (run gno embed)"
+    return None
+
+
 def _retrieve(
     index: Index, embedder: Embedder | None, query: str, filters: SearchFilters
 ) -> tuple[list[list[DocKey]], dict[DocKey, StoredDocument], str | None]:
     docs: dict[DocKey, StoredDocument] = {}
     lexical = index.lexical.search(parse_query(query), filters, LEG_LIMIT)
     legs = [[_key(h.document, docs) for h in lexical]]
-    if embedder is None:
-        return legs, docs, "no embedding model is available"
-    if not index.vectors.has_vectors(embedder.fingerprint):
-        return legs, docs, "no fact is embedded yet (run gno embed)"
+    unavailable = semantic_unavailable(index, embedder)
+    if unavailable is not None or embedder is None:
+        return legs, docs, unavailable
     (vector,) = embedder.embed_batch([embedder.profile.query(query)])
     nearest = index.vectors.nearest(vector, embedder.fingerprint, filters, LEG_LIMIT)
     legs.append([_key(h.document, docs) for h in nearest])

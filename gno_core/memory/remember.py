@@ -43,7 +43,7 @@ from gno_core.indexing.ingest import build_document
 from gno_core.links.resolve import resolve_pending
 from gno_core.memory.errors import memory_error
 from gno_core.memory.matching import CANDIDATE_POOL, MatchMode, jaccard, label, threshold
-from gno_core.memory.recall import fact_fields, memory_collection
+from gno_core.memory.recall import fact_fields, memory_collection, semantic_unavailable
 from gno_core.memory.receipts import Receipt, fence
 from gno_core.memory.records import (
     content_hash,
@@ -140,12 +140,8 @@ class MemoryWriter:
         return _Checked(text, digest, collection, scopes)
 
     def _matching_mode(self) -> tuple[MatchMode, str | None]:
-        embedder = self._embedder()
-        if embedder is None:
-            return "lexical", "no embedding model is available"
-        if not self.handle.index.vectors.has_vectors(embedder.fingerprint):
-            return "lexical", "no fact is embedded yet (run gno embed)"
-        return "semantic", None
+        reason = semantic_unavailable(self.handle.index, self._embedder())
+        return ("lexical", reason) if reason is not None else ("semantic", None)
 
     def _existing(self, checked: _Checked) -> FactView | None:
         memory = self.handle.index.memory
