@@ -54,11 +54,11 @@ def _sha_at(folder: int, name: str) -> str | None:
     return digest.hexdigest()
 
 
-@contextlib.contextmanager
-def _folder(root: str, rel_path: str) -> Iterator[tuple[int, str]]:
-    *folders, name = _segments(rel_path)
-    with _walk_to(root, folders, rel_path, create=False) as fd:
-        yield fd, name
+def _unlink_leftovers(folder: int, entry: dict[str, Any]) -> None:
+    """Remove the temporary file and the backup of one journal ``entry`` (when there)."""
+    for leftover in (entry["temp"], entry["backup"]):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(leftover, dir_fd=folder)
 
 
 def _exists(folder: int, name: str) -> bool:
@@ -214,10 +214,7 @@ class JournaledCommit:
         """Remove a committed change's backups and leftovers, then its journal."""
         try:
             for entry in journal["changes"]:
-                folder, _ = folders.get(entry["root"], entry["relPath"])
-                for leftover in (entry["temp"], entry["backup"]):
-                    with contextlib.suppress(FileNotFoundError):
-                        os.unlink(leftover, dir_fd=folder)
+                _unlink_leftovers(folders.get(entry["root"], entry["relPath"])[0], entry)
         finally:
             folders.close()
         self._forget(journal["id"])
@@ -269,9 +266,7 @@ class JournaledCommit:
                         os.unlink(name, dir_fd=folder)
                 elif backup_there:
                     os.rename(entry["backup"], name, src_dir_fd=folder, dst_dir_fd=folder)
-                for leftover in (entry["temp"], entry["backup"]):
-                    with contextlib.suppress(FileNotFoundError):
-                        os.unlink(leftover, dir_fd=folder)
+                _unlink_leftovers(folder, entry)
                 os.fsync(folder)
         for path in reversed(journal["createdFolders"]):
             with contextlib.suppress(OSError):
@@ -281,11 +276,8 @@ class JournaledCommit:
     def _clean(self, journal: dict[str, Any]) -> None:
         for entry in journal["changes"]:
             with _folder_or_none(entry["root"], entry["relPath"]) as found:
-                if found is None:
-                    continue
-                for leftover in (entry["temp"], entry["backup"]):
-                    with contextlib.suppress(FileNotFoundError):
-                        os.unlink(leftover, dir_fd=found[0])
+                if found is not None:
+                    _unlink_leftovers(found[0], entry)
         self._forget(journal["id"])
 
     def _forget(self, journal_id: str) -> None:
@@ -329,7 +321,8 @@ def _missing_folders(changes: Sequence[FileChange]) -> list[str]:
 
 @contextlib.contextmanager
 def _folder_or_none(root: str, rel_path: str) -> Iterator[tuple[int, str] | None]:
-    """``_folder``, or None when a folder on the way is missing."""
+    """The descriptor of the folder of ``rel_path`` and its file name, or None when a folder
+    on the way is missing."""
     *folders, name = _segments(rel_path)
     stack = contextlib.ExitStack()
     try:

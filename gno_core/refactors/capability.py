@@ -92,9 +92,7 @@ class Refactors:
             doc = found.document
         return self.handle.collection(doc.collection), doc.rel_path
 
-    def _target(
-        self, operation: str, collection: CollectionConfig, source: str, request: Request
-    ) -> str:
+    def _target(self, collection: CollectionConfig, source: str, request: Request) -> str:
         folder = posixpath.dirname(source)
         if not isinstance(request, RenameNoteRequest) and request.folder_path is not None:
             raw = request.folder_path.strip().strip("/")
@@ -115,7 +113,6 @@ class Refactors:
             )
         if posixpath.splitext(name)[1].lower() not in MARKDOWN_EXTENSIONS:
             name += ext
-        del operation
         return posixpath.join(folder, name) if folder else name
 
     def _plan(
@@ -138,7 +135,7 @@ class Refactors:
                 )
                 return plan, to_preview(plan, self.handle.name)
             request = request.model_copy(update={"folder_path": path})
-        target = self._target(operation, collection, source, request)
+        target = self._target(collection, source, request)
         config = self.handle.load_config()
         index = self.handle.index
         key = (operation, collection.name, source, target)

@@ -61,11 +61,19 @@ class Planner:
     # -- reading ----------------------------------------------------------------------------
 
     def _read(
-        self, collection: CollectionConfig, path: str, moved_to: str, sha: str | None, named: bool
+        self,
+        collection: CollectionConfig,
+        path: str,
+        moved_to: str,
+        sha: str | None,
+        named: bool,
+        data: bytes | None = None,
     ) -> Note:
-        """The note at ``path``, its links extracted (and, when ``named``, its names) as if it
-        were at ``moved_to``; ``stale`` when its bytes do not hash to the indexed ``sha``."""
-        data = self._notes.read(collection.path, path, self._config.ingest.max_file_bytes)[1]
+        """The note at ``path`` (its bytes ``data`` when already read), its links extracted
+        (and, when ``named``, its names) as if it were at ``moved_to``; ``stale`` when its
+        bytes do not hash to the indexed ``sha``."""
+        if data is None:
+            data = self._notes.read(collection.path, path, self._config.ingest.max_file_bytes)[1]
         note = Note(collection, path, data, _sha(data), decode_raw(data))
         note.stale = sha != note.sha256
         if note.raw is not None:
@@ -90,7 +98,8 @@ class Planner:
         if stored is None:
             raise NotFoundError(f"Document not found: {collection.name}/{source}")
         moved = self._read(collection, source, target, stored.source_hash, True)
-        before = self._read(collection, source, source, stored.source_hash, True)
+        # The same bytes seen from where the note is now (one read of the file, not two).
+        before = self._read(collection, source, source, stored.source_hash, True, moved.data)
         plan.notes[(collection.name, source)] = moved
         if moved.stale:
             plan.block("sync_pending")

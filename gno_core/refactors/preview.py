@@ -54,16 +54,9 @@ def _preconditions(plan: Plan) -> list[Precondition]:
 
 
 def plan_digest(
-    plan: Plan,
-    references: list[ExaminedReference] | None = None,
-    preconditions: list[Precondition] | None = None,
+    plan: Plan, references: list[ExaminedReference], preconditions: list[Precondition]
 ) -> str:
-    """The digest of ``plan`` (its wire ``references`` and ``preconditions`` when the caller
-    has them already)."""
-    if references is None:
-        references = [_reference(r) for r in plan.references]
-    if preconditions is None:
-        preconditions = _preconditions(plan)
+    """The digest of ``plan`` with its wire ``references`` and ``preconditions``."""
     payload: dict[str, Any] = {
         "schemaVersion": "1.0",
         "operation": plan.operation,

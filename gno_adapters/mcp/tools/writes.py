@@ -16,6 +16,8 @@ from gno_core.errors import ModelUnavailableError, RuntimeFailure, ValidationErr
 from gno_core.surface import Facade
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from gno_adapters.mcp.jobs import Jobs, JobWork
     from gno_core.contracts.writes import CaptureReceipt
     from gno_core.jobs import JobContext
@@ -82,13 +84,19 @@ def _jobs(call: ToolCall) -> Jobs:
     return call.jobs
 
 
+def _sync_progress(ctx: JobContext) -> Callable[[Any], None]:
+    """A job's report of the sync phase: files done and the one being read."""
+
+    def progress(p: Any) -> None:
+        ctx.report("sync", p.done, p.total, f"{p.collection}/{p.path}" if p.path else None)
+
+    return progress
+
+
 def _sync_job(names: list[str]) -> JobWork:
     def work(facade: Facade, ctx: JobContext) -> dict[str, Any]:
-        def progress(p: Any) -> None:
-            ctx.report("sync", p.done, p.total, f"{p.collection}/{p.path}" if p.path else None)
-
         result = facade.sync(
-            names, progress, lease_wait=TOOL_WRITE_WAIT_SECONDS, cancelled=ctx.cancelled
+            names, _sync_progress(ctx), lease_wait=TOOL_WRITE_WAIT_SECONDS, cancelled=ctx.cancelled
         )
         return dict(result.wire())
 
@@ -175,7 +183,7 @@ def _embed(call: ToolCall) -> JSONObject:
 
     request = _request(call, "EmbedRequest")
     facade = call.facade
-    _require_model(facade)
+    embedder = _require_model(facade)
     names = _known(facade, request.collection)
 
     def work(job_facade: Facade, ctx: JobContext) -> dict[str, Any]:
@@ -188,7 +196,6 @@ def _embed(call: ToolCall) -> JSONObject:
         return dict(result.wire())
 
     job_id = _jobs(call).start("embed", work, ["embed"])
-    embedder = facade.fingerprint or ""
     started = JobStarted(job_id=job_id, status="started", model=embedder)
     return tool_result(f"Job: {job_id}\nStatus: started\nModel: {embedder}", started)
 
@@ -204,15 +211,12 @@ def _index(call: ToolCall) -> JSONObject:
     names = _known(facade, request.collection)
 
     def work(job_facade: Facade, ctx: JobContext) -> dict[str, Any]:
-        def synced(p: Any) -> None:
-            ctx.report("sync", p.done, p.total, f"{p.collection}/{p.path}" if p.path else None)
-
         def embedded(p: Any) -> None:
             ctx.report("embed", p.done, p.total)
 
         result = job_facade.index(
             names,
-            sync_progress=synced,
+            sync_progress=_sync_progress(ctx),
             embed_progress=embedded,
             lease_wait=TOOL_WRITE_WAIT_SECONDS,
             cancelled=ctx.cancelled,
