@@ -157,14 +157,16 @@ class MemoryWriter:
         )
         hits = index.lexical.search(parse_query(checked.text), filters, CANDIDATE_POOL)
         found = index.memory.facts([(h.document.collection, h.document.rel_path) for h in hits])
-        vector_of = self._vector_similarity(hits_docs=[h.document for h in hits], checked=checked)
+        vector_of: dict[str, float] = {}
+        if mode == "semantic":  # lexical mode scores by word overlap: no embedding to make
+            vector_of = self._vector_similarity([h.document for h in hits], checked)
         out = []
         for hit in hits:
             fact = found.get((hit.document.collection, hit.document.rel_path))
             if fact is None or fact.superseded:
                 continue
             same = fact.record.content_hash == checked.digest
-            if mode == "semantic" and hit.document.mirror_hash in vector_of:
+            if hit.document.mirror_hash in vector_of:
                 similarity = vector_of[hit.document.mirror_hash]
             else:
                 similarity = jaccard(checked.text, fact.record.text)
