@@ -77,6 +77,23 @@ def _link(row: Sequence[Any], keys: tuple[str, ...] = ()) -> ExtractedLink:
     )
 
 
+def _backlinks_to(
+    collection: str, rel_path: str, source_collection: str | None
+) -> tuple[str, tuple[object, ...]]:
+    """The FROM .. ORDER BY of a backlink read (``s`` the linking document, ``l`` its link,
+    ``t`` the resolution, ``d`` the linked one) and its parameters: the links of active
+    documents, of ``source_collection`` only when given, to the active document at ``rel_path``."""
+    sql = (
+        "FROM documents d JOIN link_targets t ON t.dst_doc_id = d.id "
+        "JOIN doc_links l ON l.id = t.link_id JOIN documents s ON s.id = l.doc_id "
+        "WHERE d.collection = ? AND d.rel_path = ? AND d.active = 1 AND s.active = 1"
+    )
+    order = " ORDER BY s.collection, s.rel_path, l.seq"
+    if source_collection is None:
+        return sql + order, (collection, rel_path)
+    return f"{sql} AND s.collection = ?{order}", (collection, rel_path, source_collection)
+
+
 def _initial_state(link: ExtractedLink) -> str:
     if link.external:
         return "external"
@@ -253,20 +270,12 @@ class ApswLinks:
     def incoming(
         self, collection: str, rel_path: str, source_collection: str | None = None
     ) -> list[LinkRecord]:
-        params: list[object] = [collection, rel_path]
-        where = ""
-        if source_collection is not None:
-            where = " AND s.collection = ?"
-            params.append(source_collection)
+        tail, params = _backlinks_to(collection, rel_path, source_collection)
         rows = self._db.rows(
             "reading backlinks",
             "SELECT s.collection, s.rel_path, s.title, s.source_hash, l.state, "
-            f"{_LINK_COLUMNS}, t.confidence, t.method, d.title, d.source_hash "
-            "FROM documents d JOIN link_targets t ON t.dst_doc_id = d.id "
-            "JOIN doc_links l ON l.id = t.link_id JOIN documents s ON s.id = l.doc_id "
-            "WHERE d.collection = ? AND d.rel_path = ? AND d.active = 1 AND s.active = 1"
-            f"{where} ORDER BY s.collection, s.rel_path, l.seq",
-            tuple(params),
+            f"{_LINK_COLUMNS}, t.confidence, t.method, d.title, d.source_hash {tail}",
+            params,
         )
         if not rows:
             return []
@@ -285,11 +294,7 @@ class ApswLinks:
     def mentions(
         self, collection: str, rel_path: str, source_collection: str | None = None
     ) -> list[Mention]:
-        params: list[object] = [collection, rel_path]
-        where = ""
-        if source_collection is not None:
-            where = " AND s.collection = ?"
-            params.append(source_collection)
+        tail, params = _backlinks_to(collection, rel_path, source_collection)
         # Only the columns a backlink shows, each row made a ``Mention`` as it comes.
         with translate_errors("reading backlinks"):
             return [
@@ -297,12 +302,8 @@ class ApswLinks:
                 for r in self._conn.cursor().execute(
                     "SELECT s.collection, s.rel_path, s.title, s.source_hash, l.link_text, "
                     "l.link_type, l.edge_source, l.relation, l.target_anchor, l.start_line, "
-                    "l.start_col, l.end_line, l.end_col, t.confidence, l.context "
-                    "FROM documents d JOIN link_targets t ON t.dst_doc_id = d.id "
-                    "JOIN doc_links l ON l.id = t.link_id JOIN documents s ON s.id = l.doc_id "
-                    "WHERE d.collection = ? AND d.rel_path = ? AND d.active = 1 "
-                    f"AND s.active = 1{where} ORDER BY s.collection, s.rel_path, l.seq",
-                    tuple(params),
+                    f"l.start_col, l.end_line, l.end_col, t.confidence, l.context {tail}",
+                    params,
                 )
             ]
 

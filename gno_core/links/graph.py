@@ -10,7 +10,6 @@ communities are in ``projection.py``, the report in ``report.py``, the walks in
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -39,6 +38,7 @@ from gno_core.links.projection import (
     Key,
     Link,
     confidence,
+    degrees,
     edge_type,
     key_of,
     merge,
@@ -115,7 +115,7 @@ class Graph:
                 continue
             nodes.add(other)
             kept.append((other, way, link))
-        degree = _degrees(merge(store.adjacent(sorted(nodes)), collection, docs))
+        degree = degrees(merge(store.adjacent(sorted(nodes)), collection, docs))
         neighbors = [
             GraphNeighbor(
                 node=self._node(other, docs[other], degree),
@@ -281,12 +281,3 @@ def _relation_type(edge: Edge) -> str:
     if edge.edge_source == "frontmatter-relation":
         return "frontmatter"
     return "embed" if edge.relation == "embeds" else "link"
-
-
-def _degrees(links: list[Link]) -> dict[Key, int]:
-    """Distinct graph links touching each document."""
-    degree: dict[Key, int] = defaultdict(int)
-    for link in links:
-        degree[link.source] += 1
-        degree[link.target] += 1
-    return degree

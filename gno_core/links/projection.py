@@ -125,10 +125,7 @@ def linked_docs(merged: list[Link], docs: dict[Key, DocRef]) -> dict[Key, DocRef
 def project(merged: list[Link], universe: dict[Key, DocRef], limits: GraphLimits) -> Projection:
     """Keep the ``limit`` highest-degree nodes (ties by URI order) and the ``edge_limit``
     heaviest links between them (ties by source, target)."""
-    degree: dict[Key, int] = defaultdict(int)
-    for link in merged:
-        degree[link.source] += 1
-        degree[link.target] += 1
+    degree = degrees(merged)
     ordered = sorted(universe)
     # Positions in URI order stand in for the keys in the sorts: the same order, int compares.
     place = {k: i for i, k in enumerate(ordered)}
@@ -138,10 +135,6 @@ def project(merged: list[Link], universe: dict[Key, DocRef], limits: GraphLimits
     links.sort(key=lambda link: (-link.count, place[link.source], place[link.target], link.type))
     truncated = len(keys) > limits.limit or len(links) > limits.edge_limit
     links = links[: limits.edge_limit]
-    kept_degree: dict[Key, int] = defaultdict(int)
-    for link in links:
-        kept_degree[link.source] += 1
-        kept_degree[link.target] += 1
     docs = {k: universe[k] for k in ordered if k in kept}
     return Projection(
         docs=docs,
@@ -149,8 +142,17 @@ def project(merged: list[Link], universe: dict[Key, DocRef], limits: GraphLimits
         total_nodes=len(universe),
         total_edges=len(merged),
         truncated=truncated,
-        degree=dict(kept_degree),
+        degree=degrees(links),
     )
+
+
+def degrees(links: Iterable[Link]) -> dict[Key, int]:
+    """Distinct graph links touching each document."""
+    degree: dict[Key, int] = defaultdict(int)
+    for link in links:
+        degree[link.source] += 1
+        degree[link.target] += 1
+    return dict(degree)
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ class Links:
                     target_ref=r.link.target_ref,
                     target_anchor=r.link.target_anchor,
                     target_collection=r.link.target_collection,
-                    link_type=_link_type(r.link),
+                    link_type=_link_type(r.link.link_type),
                     link_text=r.link.link_text,
                     position=_position(r.link),
                     edge_source=_edge_source(r.link),
@@ -82,7 +82,7 @@ class Links:
                     uri=handle.uri(doc),
                     title=doc.meta.title,
                     total_links=len(links),
-                    filter_type=_link_type_name(link_type),
+                    filter_type=None if link_type is None else _link_type(link_type),
                     unresolved_links=sum(1 for k in links if k.resolution == "unresolved"),
                 ),
             )
@@ -159,13 +159,7 @@ def _position(link: ExtractedLink) -> LinkPosition:
 
 
 # The store holds these as plain strings; the contracts name the closed sets.
-def _link_type(link: ExtractedLink) -> LinkType:
-    return "markdown" if link.link_type == MARKDOWN else "wiki"
-
-
-def _link_type_name(value: str | None) -> LinkType | None:
-    if value is None:
-        return None
+def _link_type(value: str) -> LinkType:
     return "markdown" if value == MARKDOWN else "wiki"
 
 
