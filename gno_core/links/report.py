@@ -19,7 +19,7 @@ from gno_core.contracts.graph import (
     IsolatedNotes,
     UnresolvedLinks,
 )
-from gno_core.domain import AMBIGUOUS, MARKDOWN, DocRef
+from gno_core.domain import AMBIGUOUS, DocRef
 from gno_core.identity import make_docid, make_uri
 from gno_core.index_handle import IndexHandle
 from gno_core.links.projection import (
@@ -194,5 +194,5 @@ def _bridges(
 def _unresolved(handle: IndexHandle, collection: str | None, total: int) -> UnresolvedLinks:
     by_type: dict[str, int] = defaultdict(int)
     for record in handle.index.links.unresolved(collection, limit=UNRESOLVED_SCAN):
-        by_type["markdown" if record.link.link_type == MARKDOWN else "wiki"] += 1
+        by_type[edge_type(record.link.link_type)] += 1
     return UnresolvedLinks(total=total, by_type=dict(sorted(by_type.items())))

@@ -24,13 +24,12 @@ from operator import mul
 from typing import Any
 
 from gno_core.domain import DocRef
+from gno_core.links.projection import Key
 from gno_core.ports.embedder import Embedder, Vector
 from gno_core.ports.index import Index
 from gno_core.retrieval.vector import distance_score, mean_vector
 
 __all__ = ["NODE_BUDGET", "SimilarEdges", "similar_edges"]
-
-Key = tuple[str, str]
 
 #: Nodes that take part in similar edges (URI order): their document vectors are read once
 #: and compared pairwise within a collection, so the work grows with its square.
