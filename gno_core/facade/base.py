@@ -133,6 +133,7 @@ class FacadeBase:
             self._frontmatter,
             self._models,
             self._converter,
+            self._refactor_commit,
         )
 
     @cached_property

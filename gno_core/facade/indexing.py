@@ -47,8 +47,6 @@ class IndexingCalls(FacadeBase):
         lease_wait: float = WRITE_WAIT_SECONDS,
         cancelled: Cancelled | None = None,
     ) -> SyncResult:
-        if self._refactor_commit is not None:
-            self.refactors.recover(lease_wait)  # a killed rename or move is finished first
         return self.runs.sync(collections, progress, lease_wait=lease_wait, cancelled=cancelled)
 
     def watch(

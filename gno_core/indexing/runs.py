@@ -17,6 +17,7 @@ from gno_core.indexing.embedding import DEFAULT_BATCH_SIZE, BacklogEmbedder, Emb
 from gno_core.indexing.sync import Syncer, SyncProgress
 from gno_core.ports import Cancelled, FrontmatterParser, SemanticModels, SourceTree
 from gno_core.ports.converters import DocumentConverter
+from gno_core.ports.refactors import RefactorCommit
 from gno_core.retrieval.vector import require_embedder
 
 __all__ = ["IndexRuns"]
@@ -55,6 +56,7 @@ class IndexRuns:
         frontmatter: FrontmatterParser,
         models: SemanticModels,
         converter: DocumentConverter | None = None,
+        refactor_commit: RefactorCommit | None = None,
     ) -> None:
         self.handle = handle
         self.collections = collections
@@ -62,6 +64,7 @@ class IndexRuns:
         self._frontmatter = frontmatter
         self._models = models
         self._converter = converter
+        self._refactor_commit = refactor_commit
 
     def sync(
         self,
@@ -71,8 +74,11 @@ class IndexRuns:
         lease_wait: float = WRITE_WAIT_SECONDS,
         cancelled: Cancelled | None = None,
     ) -> SyncResult:
-        """Bring the index up to date with the files of ``collections`` (all when None)."""
+        """Bring the index up to date with the files of ``collections`` (all when None),
+        after finishing, under the same lease, a rename or move a killed process left."""
         with self.handle.writing(lease_wait, cancelled):
+            if self._refactor_commit is not None:
+                self._refactor_commit.recover()
             config = self.handle.load_config()
             chosen = self.collections.chosen(collections)
             index = self.handle.index

@@ -8,7 +8,8 @@ this plan's), then
 commits the moved note and every rewrite as one all-or-nothing step (``RefactorCommit``, with
 its recovery journal) and converges the index afterwards: the index is not part of that step,
 so an index failure leaves the files committed and answers ``applied_with_sync_pending``.
-A journal a killed process left is finished (``recover``) before any refactor and any sync."""
+A journal a killed process left is finished (``RefactorCommit.recover``) before any refactor
+and, under the same lease, before any sync (``IndexRuns.sync``: ``gno update``, ``index``, ``watch``)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ from gno_core.indexing.ingest import build_document
 from gno_core.links.names import MARKDOWN_EXTENSIONS
 from gno_core.links.resolve import resolve_pending
 from gno_core.ports import FrontmatterParser, NoteFiles
-from gno_core.ports.refactors import RecoveryReport, RefactorCommit
+from gno_core.ports.refactors import RefactorCommit
 from gno_core.refactors.inputs import Inputs, record
 from gno_core.refactors.model import Plan
 from gno_core.refactors.planner import Planner
@@ -79,11 +80,6 @@ class Refactors:
         self._commit = commit
         self._documents = documents
         self._kept: dict[str, _Kept] = {}
-
-    def recover(self, lease_wait: float = TOOL_WRITE_WAIT_SECONDS) -> list[RecoveryReport]:
-        """Finish what a killed apply left (see the port), under the write lease."""
-        with self.handle.writing(lease_wait):
-            return self._commit.recover()
 
     # -- planning ---------------------------------------------------------------------------
 

@@ -108,8 +108,20 @@ KILLER = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("step", ["stage:2", "committing", "apply:1", "apply:3", "committed"])
-def test_a_sigkilled_apply_recovers_to_before_or_after(tmp_path: Path, step: str) -> None:
+@pytest.mark.parametrize(
+    ("step", "command"),
+    [
+        ("stage:2", "update"),
+        ("committing", "update"),
+        ("apply:1", "update"),
+        ("apply:3", "update"),
+        ("committed", "update"),
+        ("apply:1", "index"),  # every sync recovers first, not only gno update
+    ],
+)
+def test_a_sigkilled_apply_recovers_to_before_or_after(
+    tmp_path: Path, step: str, command: str
+) -> None:
     notes = _vault(tmp_path)
     env = {
         **os.environ,
@@ -124,7 +136,7 @@ def test_a_sigkilled_apply_recovers_to_before_or_after(tmp_path: Path, step: str
         [sys.executable, "-c", KILLER, step], env=env, capture_output=True, text=True, check=False
     )
     assert killed.returncode == -9, killed.stderr
-    assert run_gno(env, "update").returncode == 0  # the next start recovers, then syncs
+    assert run_gno(env, command).returncode == 0  # the next start recovers, then syncs
     after = _snapshot(notes)
     renamed = step == "committed"
     if renamed:
