@@ -119,7 +119,9 @@ def main() -> int:
     envs = {label: env for label in todo}
     if args.before:
         label = "gno search (before)"
-        todo[label] = [py, "-m", "gno_cli.main", *todo["gno search"][len(gno) :]]
+        # ``-P``: not the current directory first on ``sys.path`` (``-m`` would put it there, and
+        # a run from a checkout would time that checkout's code, not ``--before``'s).
+        todo[label] = [py, "-P", "-m", "gno_cli.main", *todo["gno search"][len(gno) :]]
         envs[label] = {**env, "PYTHONPATH": str(Path(args.before).resolve())}
         for package in ("gno_core", "gno_adapters", "gno_cli"):
             compileall.compile_dir(str(Path(args.before) / package), quiet=1)

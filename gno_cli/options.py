@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
-    from pydantic.fields import FieldInfo
 
-    from gno_core.contracts.search_request import Cli
+    from gno_core.contracts.fields import FieldSpec
 
 Parser = argparse.ArgumentParser
 
@@ -49,66 +48,70 @@ def csv(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
-def _cli(field: FieldInfo) -> Cli:
-    from gno_core.contracts.search_request import Cli
-
-    found = [m for m in field.metadata if isinstance(m, Cli)]
-    return found[0] if found else Cli()
-
-
 def add_request_options(
     parser: Parser, model: type[BaseModel], *, skip: Iterable[str] = ()
 ) -> None:
     """One option per field of ``model``, in field order; ``skip`` names fields added
     elsewhere (a base model's, added earlier with other options in between)."""
+    from gno_core.contracts.fields import field_specs
+
+    add_field_options(parser, field_specs(model), skip=skip)
+
+
+def add_field_options(
+    parser: Parser, specs: Iterable[FieldSpec], *, skip: Iterable[str] = ()
+) -> None:
+    """``add_request_options`` from the fields' specs (``gno_core.contracts.fields``)."""
     skipped = set(skip)
     groups: dict[str, Any] = {}
-    for name, field in model.model_fields.items():
-        cli = _cli(field)
-        if name in skipped or cli.skip:
+    for spec in specs:
+        if spec.name in skipped or spec.skip:
             continue
         target: Any = parser
-        if cli.group is not None:
-            if cli.group not in groups:
-                groups[cli.group] = parser.add_mutually_exclusive_group()
-            target = groups[cli.group]
-        _add_field(target, name, field, cli)
+        if spec.group is not None:
+            if spec.group not in groups:
+                groups[spec.group] = parser.add_mutually_exclusive_group()
+            target = groups[spec.group]
+        _add_field(target, spec)
 
 
-def _add_field(target: Any, name: str, field: FieldInfo, cli: Cli) -> None:
-    from gno_core.contracts.search_request import unwrap_optional
-
-    kind = unwrap_optional(field.annotation)
-    if field.is_required():
-        target.add_argument(name, help=cli.help, metavar=cli.metavar)
+def _add_field(target: Any, spec: FieldSpec) -> None:
+    name = spec.name
+    if spec.required:
+        target.add_argument(name, help=spec.help, metavar=spec.metavar)
         return
     long = "--" + name.replace("_", "-")
-    if kind is bool:
-        if field.default is True:
-            flags = cli.flags or ("--no-" + name.replace("_", "-"),)
-            target.add_argument(*flags, dest=name, action="store_false", help=cli.help)
-        elif field.default is None:
+    if spec.kind == "bool":
+        if spec.default is True:
+            flags = spec.flags or ("--no-" + name.replace("_", "-"),)
+            target.add_argument(*flags, dest=name, action="store_false", help=spec.help)
+        elif spec.default is None:
             target.add_argument(
-                *(cli.flags or (long,)), dest=name, action="store_true", default=None, help=cli.help
+                *(spec.flags or (long,)),
+                dest=name,
+                action="store_true",
+                default=None,
+                help=spec.help,
             )
             target.add_argument(
-                "--no-" + name.replace("_", "-"), dest=name, action="store_false", help=cli.off_help
+                "--no-" + name.replace("_", "-"),
+                dest=name,
+                action="store_false",
+                help=spec.off_help,
             )
         else:
             target.add_argument(
-                *(cli.flags or (long,)), dest=name, action="store_true", help=cli.help
+                *(spec.flags or (long,)), dest=name, action="store_true", help=spec.help
             )
         return
-    options: dict[str, Any] = {"dest": name, "help": cli.help, "metavar": cli.metavar}
-    if get_origin(kind) is list:
-        options.update({"action": "append"} if cli.repeat else {"type": csv})
-    elif kind in (int, float):
-        options["type"] = kind
-    elif get_origin(kind) is Literal:
-        options["choices"] = list(get_args(kind))
-    elif kind is not str:
-        raise TypeError(f"no command-line option for the field type {kind!r} ({name})")
-    target.add_argument(*(cli.flags or (long,)), **options)
+    options: dict[str, Any] = {"dest": name, "help": spec.help, "metavar": spec.metavar}
+    if spec.kind == "list":
+        options.update({"action": "append"} if spec.repeat else {"type": csv})
+    elif spec.kind in ("int", "float"):
+        options["type"] = int if spec.kind == "int" else float
+    elif spec.kind == "choice":
+        options["choices"] = list(spec.choices)
+    target.add_argument(*(spec.flags or (long,)), **options)
 
 
 def request_values(args: argparse.Namespace, model: type[BaseModel]) -> dict[str, Any]:

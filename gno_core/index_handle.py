@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.defaults import WRITE_WAIT_SECONDS
 from gno_core.errors import NotFoundError, NotInitializedError
 from gno_core.identity import make_uri
@@ -14,6 +13,7 @@ from gno_core.identity import make_uri
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
+    from gno_core.config import CollectionConfig, GnoConfig
     from gno_core.domain import StoredDocument
     from gno_core.ports import Cancelled, Clock, ConfigRepository, Index, IndexProvider, WriteLease
 
@@ -62,6 +62,8 @@ class IndexHandle:
         return self.config.load()
 
     def load_config_or_default(self) -> GnoConfig:
+        from gno_core.config import GnoConfig  # pydantic: not on a plain search's path
+
         return self.config.load() if self.config.exists() else GnoConfig()
 
     def collection(self, name: str) -> CollectionConfig:

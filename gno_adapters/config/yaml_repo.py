@@ -18,17 +18,19 @@ import typing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import pydantic
-
 from gno_adapters.fsutil import atomic_write
 from gno_core import __version__
-from gno_core.config import GnoConfig
 from gno_core.errors import NotInitializedError, RuntimeFailure, ValidationError
 
 if TYPE_CHECKING:
+    import pydantic
     from ruamel.yaml import YAML
 
-M = TypeVar("M", bound=pydantic.BaseModel)
+    from gno_core.config import GnoConfig
+
+# pydantic (the configuration models) is imported by the first ``load``: a command that only
+# asks whether the file exists (``gno search`` without ``-c``) never loads it.
+M = TypeVar("M", bound="pydantic.BaseModel")
 
 #: Bumped when the cache entry's layout changes; entries of another format are ignored.
 CACHE_FORMAT = 1
@@ -106,6 +108,10 @@ class YamlConfigRepository:
         return (st.st_mtime_ns, st.st_size, st.st_ino)
 
     def _parse(self) -> GnoConfig:
+        import pydantic
+
+        from gno_core.config import GnoConfig
+
         text = self._text()
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
         cached = self._cached(digest)
@@ -133,6 +139,8 @@ class YamlConfigRepository:
                 return None
             if entry.get("sha256") != digest:
                 return None
+            from gno_core.config import GnoConfig
+
             return construct(GnoConfig, entry["config"])
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             # A missing, foreign or damaged entry only costs a parse.
@@ -182,6 +190,8 @@ def construct(model: type[M], data: Any) -> M:
 
 
 def _value(annotation: Any, value: Any) -> Any:
+    import pydantic
+
     if value is None:
         return None
     if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):

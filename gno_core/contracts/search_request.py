@@ -13,7 +13,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
-from gno_core.text.validity import has_lone_surrogate
+from gno_core.contracts.fields import blank_text_error, lone_surrogate_error
 
 #: Bounds on what one request may ask for, so that no caller can make a search do unbounded work.
 MAX_REQUEST_TEXT_CHARS = 10_000
@@ -130,17 +130,20 @@ class SearchRequest(Request):
         str | None, Cli(help="only paths starting with this (relative to the collection)")
     ] = Field(default=None, description="Only include docs whose path starts with this prefix")
 
+    # The rules below are also checked without this class by ``contracts.fields.plain_values``
+    # (``gno search``'s path without pydantic); a test pins this list of validators.
     @field_validator("query")
     @classmethod
     def _query(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("query must not be empty")
+        problem = blank_text_error(value)
+        if problem:
+            raise ValueError(problem)
         return value
 
     @field_validator("*")
     @classmethod
     def _unicode(cls, value: object) -> object:
-        texts = value if isinstance(value, list) else [value]
-        if any(isinstance(t, str) and has_lone_surrogate(t) for t in texts):
-            raise ValueError("text must be valid Unicode (it holds a lone UTF-16 surrogate)")
+        problem = lone_surrogate_error(value)
+        if problem:
+            raise ValueError(problem)
         return value

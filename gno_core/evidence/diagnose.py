@@ -86,7 +86,7 @@ def diagnose(
             else f"{uri} belongs to another index; diagnose it there."
         )
         return QueryDiagnosis.model_validate(out)
-    filters = build_filters(handle.load_config(), request, handle.clock.now_ns())
+    filters = build_filters(handle.load_config, request, handle.clock.now_ns())
     reasons = filter_reasons(doc, markdown, filters, request)
     if reasons:
         target["status"] = "filtered_out"

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gno_core.contracts.search import SearchResults
-from gno_core.contracts.search_request import SearchRequest
 from gno_core.facade.base import FacadeBase
 
 if TYPE_CHECKING:
@@ -20,7 +18,11 @@ if TYPE_CHECKING:
     )
     from gno_core.contracts.links import BacklinksResult, LinksResult
     from gno_core.contracts.requests import QueryRequest
+    from gno_core.contracts.search import SearchResults
+    from gno_core.contracts.search_request import SearchRequest
     from gno_core.contracts.similar import SimilarResults
+    from gno_core.retrieval.ask import SearchAsk
+    from gno_core.retrieval.lexical import KeywordHit
 
 __all__ = ["ReadCalls"]
 
@@ -29,6 +31,10 @@ class ReadCalls(FacadeBase):
     def search(self, request: SearchRequest) -> SearchResults:
         """BM25 keyword search with filters applied before the limit."""
         return self.retrieval.search(request)
+
+    def keyword_hits(self, request: SearchAsk) -> list[KeywordHit]:
+        """``search`` as plain ranked hits (what ``gno search`` prints), no contracts built."""
+        return self.retrieval.keyword_hits(request)
 
     def vsearch(self, request: SearchRequest) -> SearchResults:
         """Vector search: the documents nearest the query by meaning (filters first)."""

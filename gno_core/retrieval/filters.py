@@ -11,8 +11,10 @@ from gno_core.retrieval.dates import parse_bound
 from gno_core.retrieval.query import words_of
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from gno_core.config import GnoConfig
-    from gno_core.contracts.search_request import SearchRequest
+    from gno_core.retrieval.ask import SearchAsk
 
 __all__ = ["build_filters", "has_recency_intent", "metadata_excluded", "normalize_tags"]
 
@@ -20,11 +22,14 @@ RECENCY_WORDS = frozenset({"latest", "newest", "recent", "recently", "today", "y
 RECENCY_PHRASES = ("this week", "last week", "this month", "last month", "most recent")
 
 
-def build_filters(config: GnoConfig, request: SearchRequest, now_ns: int) -> SearchFilters:
-    """``NOT_FOUND`` for an unknown collection, ``VALIDATION`` for a bad date bound."""
+def build_filters(
+    config: Callable[[], GnoConfig], request: SearchAsk, now_ns: int
+) -> SearchFilters:
+    """``NOT_FOUND`` for an unknown collection, ``VALIDATION`` for a bad date bound. The
+    configuration is loaded only when the request names a collection."""
     collections = None
     if request.collection:
-        collections = (require_collection(config, request.collection).name,)
+        collections = (require_collection(config(), request.collection).name,)
     exclude = tuple(w for term in request.exclude for w in words_of(term))
     return SearchFilters(
         collections=collections,

@@ -1,24 +1,38 @@
 """BM25 mode (``gno search``, ``gno_search``): keyword hits with the best passage of each, the
-filters applied before the limit, and recency-first ordering when the query asks for it."""
+filters applied before the limit, and recency-first ordering when the query asks for it.
+
+``hits`` ranks plain values (what ``gno search`` prints); ``search`` turns them into the
+``search-results@1.0`` contract, whose pydantic classes only load when something asks for it.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gno_core.contracts import SearchMeta, SearchResult, SearchResults, SnippetRange
 from gno_core.retrieval.dates import parse_document_date
 from gno_core.retrieval.query import parse_query, words_of
-from gno_core.retrieval.results import conversion_info, source_info
-from gno_core.retrieval.snippets import best_passage
+from gno_core.retrieval.snippets import Passage, best_passage
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from gno_core.contracts.search_request import SearchRequest
+    from gno_core.contracts import SearchResults
     from gno_core.domain import SearchFilters, StoredDocument
     from gno_core.ports import Index
+    from gno_core.retrieval.ask import SearchAsk
 
-__all__ = ["LexicalSearch"]
+__all__ = ["KeywordHit", "LexicalSearch"]
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordHit:
+    """One ranked document: its score relative to the best hit (0-1], URI and best passage."""
+
+    document: StoredDocument
+    score: float
+    uri: str
+    passage: Passage | None
 
 
 class LexicalSearch:
@@ -26,9 +40,9 @@ class LexicalSearch:
         self.index = index
         self._uri = uri
 
-    def search(
-        self, request: SearchRequest, filters: SearchFilters, *, recency: bool
-    ) -> SearchResults:
+    def hits(
+        self, request: SearchAsk, filters: SearchFilters, *, recency: bool
+    ) -> list[KeywordHit]:
         """Scores are BM25 relative to the best hit (0-1]; ``VALIDATION`` for a bad query."""
         query = parse_query(request.query)
         fetch = request.limit * 3 if recency else request.limit
@@ -41,18 +55,29 @@ class LexicalSearch:
         intent_words = tuple(words_of(request.intent)) if request.intent else ()
         # One read for every hit's chunks rather than one per hit.
         chunks = self.index.documents.chunks_for([h.document.mirror_hash for h in hits])
-        results: list[SearchResult] = []
+        ranked: list[KeywordHit] = []
         for hit in hits:
             score = round(hit.bm25 / top, 6) if top > 0 else 1.0
             if request.min_score is not None and score < request.min_score:
                 continue
             doc = hit.document
             passage = best_passage(chunks.get(doc.mirror_hash, ()), words, intent_words)
+            ranked.append(KeywordHit(doc, min(1.0, max(0.0, score)), self._uri(doc), passage))
+        return ranked
+
+    def search(self, request: SearchAsk, filters: SearchFilters, *, recency: bool) -> SearchResults:
+        """``hits`` as the ``search-results@1.0`` contract."""
+        from gno_core.contracts import SearchMeta, SearchResult, SearchResults, SnippetRange
+        from gno_core.retrieval.results import conversion_info, source_info
+
+        results: list[SearchResult] = []
+        for hit in self.hits(request, filters, recency=recency):
+            doc, passage = hit.document, hit.passage
             results.append(
                 SearchResult(
                     docid=doc.docid,
-                    score=min(1.0, max(0.0, score)),
-                    uri=self._uri(doc),
+                    score=hit.score,
+                    uri=hit.uri,
                     line=passage.best_line if passage else None,
                     title=doc.meta.title,
                     content_type=doc.meta.content_type,

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from gno_core.retrieval.filters import build_filters, has_recency_intent
 from gno_core.retrieval.lexical import LexicalSearch
-from gno_core.retrieval.results import ResultBuilder
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -22,6 +21,8 @@ if TYPE_CHECKING:
     from gno_core.domain import SearchFilters
     from gno_core.index_handle import IndexHandle
     from gno_core.ports import SemanticModels
+    from gno_core.retrieval.ask import SearchAsk
+    from gno_core.retrieval.lexical import KeywordHit
 
 __all__ = ["Retrieval"]
 
@@ -42,9 +43,15 @@ class Retrieval:
         searcher = LexicalSearch(self.handle.index, self.handle.uri)
         return searcher.search(request, self._filters(request), recency=_recency(request))
 
+    def keyword_hits(self, request: SearchAsk) -> list[KeywordHit]:
+        """``search`` as plain hits, without the result contracts (``gno search``'s text)."""
+        searcher = LexicalSearch(self.handle.index, self.handle.uri)
+        return searcher.hits(request, self._filters(request), recency=_recency(request))
+
     def vsearch(self, request: SearchRequest) -> SearchResults:
         """Vector search (filters first); ``MODEL_UNAVAILABLE`` without an embedder, ``RUNTIME``
         when nothing is embedded."""
+        from gno_core.retrieval.results import ResultBuilder
         from gno_core.retrieval.vector import VectorSearch, require_embedder
 
         embedder = require_embedder(self._models.embedder)
@@ -64,6 +71,7 @@ class Retrieval:
         from dataclasses import replace
 
         from gno_core.retrieval.hybrid import HybridSearch
+        from gno_core.retrieval.results import ResultBuilder
 
         filters = self._filters(request)
         if collections:
@@ -82,6 +90,7 @@ class Retrieval:
     ) -> SimilarResults:
         """Documents similar to ``ref`` by meaning (mean of its chunk vectors), itself excluded,
         within its collection unless ``cross_collection``; ``ref`` may name another index."""
+        from gno_core.retrieval.results import ResultBuilder
         from gno_core.retrieval.vector import VectorSearch, require_embedder
 
         embedder = require_embedder(self._models.embedder)
@@ -95,9 +104,9 @@ class Retrieval:
                 cross_collection=cross_collection,
             )
 
-    def _filters(self, request: SearchRequest) -> SearchFilters:
-        return build_filters(self.handle.load_config(), request, self.handle.clock.now_ns())
+    def _filters(self, request: SearchAsk) -> SearchFilters:
+        return build_filters(self.handle.load_config, request, self.handle.clock.now_ns())
 
 
-def _recency(request: SearchRequest) -> bool:
+def _recency(request: SearchAsk) -> bool:
     return has_recency_intent(request.query)
