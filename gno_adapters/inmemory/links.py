@@ -23,6 +23,7 @@ from gno_core.domain import (
     PendingLink,
     StoredDocument,
 )
+from gno_core.ports.links import NamedDoc, PendingRow
 
 if TYPE_CHECKING:
     from gno_adapters.inmemory.state import InMemoryState
@@ -49,6 +50,16 @@ class LinkState:
     by_key: dict[str, set[int]] = field(default_factory=dict)
     names: dict[Key, frozenset[NameKey]] = field(default_factory=dict)
     next_id: int = 1
+    #: The handles ``name_rows`` gives documents, both ways.
+    doc_ids: dict[Key, int] = field(default_factory=dict)
+    doc_keys: dict[int, Key] = field(default_factory=dict)
+
+    def doc_id(self, doc: Key) -> int:
+        found = self.doc_ids.get(doc)
+        if found is None:
+            found = self.doc_ids[doc] = len(self.doc_ids) + 1
+            self.doc_keys[found] = doc
+        return found
 
     def replace_links(self, doc: Key, links: Sequence[ExtractedLink]) -> None:
         for link_id in self.by_doc.pop(doc, []):
@@ -330,6 +341,51 @@ class InMemoryLinks:
             )
             row.targets = kept
             row.state = "unresolved" if not kept else ("ambiguous" if len(kept) > 1 else "resolved")
+
+    def pending_rows(self, limit: int) -> list[PendingRow]:
+        return [
+            PendingRow(
+                p.link_id,
+                p.source.collection,
+                p.source.rel_path,
+                p.link.link_type,
+                p.link.target_ref,
+                p.link.alias,
+                p.link.target_collection,
+                p.link.keys,
+            )
+            for p in self.pending(limit)
+        ]
+
+    def name_rows(self, collection: str, keys: Sequence[str]) -> list[tuple[str, str, NamedDoc]]:
+        return [
+            (
+                hit.kind,
+                hit.key,
+                NamedDoc(
+                    self._s.doc_id((collection, hit.document.rel_path)),
+                    collection,
+                    hit.document.rel_path,
+                ),
+            )
+            for hit in self.candidates(collection, keys)
+        ]
+
+    def record_targets(self, results: Sequence[tuple[int, Sequence[tuple[int, str, str]]]]) -> None:
+        keys = self._s.doc_keys
+        self.record_resolutions(
+            [
+                (
+                    link_id,
+                    tuple(
+                        LinkTarget(self._ref(keys[doc_id]), confidence, method)
+                        for doc_id, confidence, method in targets
+                        if keys[doc_id] in self._rows  # purged since: left out
+                    ),
+                )
+                for link_id, targets in results
+            ]
+        )
 
 
 def _without_keys(link: ExtractedLink) -> ExtractedLink:

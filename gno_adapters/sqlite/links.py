@@ -32,6 +32,7 @@ from gno_core.domain import (
     NameKey,
     PendingLink,
 )
+from gno_core.ports.links import NamedDoc, PendingRow
 
 __all__ = [
     "ApswLinks",
@@ -521,45 +522,94 @@ class ApswLinks:
                 out.append(NameHit(DocRef(coll, rel, title, source_hash), kind, key))
         return out
 
+    def pending_rows(self, limit: int) -> list[PendingRow]:
+        # ``raw_decode``: the column holds one JSON list this module wrote, nothing around it.
+        decode = _DECODER.raw_decode
+        with translate_errors("reading pending links"):
+            return [
+                PendingRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(decode(r[7])[0]))
+                for r in self._conn.cursor().execute(
+                    "SELECT l.id, d.collection, d.rel_path, l.link_type, l.target_ref, l.alias, "
+                    # CROSS JOIN: as in ``pending``.
+                    "l.target_collection, l.keys FROM doc_links l CROSS JOIN documents d "
+                    "ON d.id = l.doc_id WHERE l.state = 'pending' AND d.active = 1 "
+                    "ORDER BY l.id LIMIT ?",
+                    (max(limit, 0),),
+                )
+            ]
+
+    def name_rows(self, collection: str, keys: Sequence[str]) -> list[tuple[str, str, NamedDoc]]:
+        wanted = sorted(set(keys))
+        out: list[tuple[str, str, NamedDoc]] = []
+        with translate_errors("reading document names"):
+            for start in range(0, len(wanted), _BATCH):
+                batch = wanted[start : start + _BATCH]
+                marks = ",".join("?" * len(batch))
+                out.extend(
+                    (kind, key, NamedDoc(doc_id, coll, rel))
+                    for kind, key, doc_id, coll, rel in self._conn.cursor().execute(
+                        # CROSS JOIN: as in ``candidates``.
+                        "SELECT n.kind, n.key, d.id, d.collection, d.rel_path FROM doc_names n "
+                        f"CROSS JOIN documents d ON d.id = n.doc_id WHERE n.key IN ({marks}) "
+                        "AND d.collection = ? AND d.active = 1",
+                        (*batch, collection),
+                    )
+                )
+        return out
+
     def record_resolutions(self, results: Sequence[tuple[int, tuple[LinkTarget, ...]]]) -> None:
         if not results:
             return
         with translate_errors("recording link resolutions"), write_transaction(self._conn):
-            conn = self._conn
-            ids = [i for i, _ in results]
             documents = self._document_ids(
                 {(t.document.collection, t.document.rel_path) for _, ts in results for t in ts}
             )
-            rows: list[tuple[object, ...]] = []
-            by_state: dict[str, list[int]] = {"resolved": [], "ambiguous": [], "unresolved": []}
+            rows: list[tuple[int, int, str, str]] = []
             for link_id, targets in results:
-                if not targets:
-                    by_state["unresolved"].append(link_id)
-                    continue
-                by_state["ambiguous" if len(targets) > 1 else "resolved"].append(link_id)
                 for t in targets:
                     # A target that went since it was found is left out, as the join did.
                     doc_id = documents.get((t.document.collection, t.document.rel_path))
                     if doc_id is not None:
                         rows.append((link_id, doc_id, t.confidence, t.method))
-            for start in range(0, len(ids), _BATCH):
-                batch = ids[start : start + _BATCH]
-                conn.execute(
-                    f"DELETE FROM link_targets WHERE link_id IN ({','.join('?' * len(batch))})",
-                    tuple(batch),
-                )
-            conn.executemany(
-                "INSERT OR IGNORE INTO link_targets(link_id, dst_doc_id, confidence, method) "
-                "VALUES (?, ?, ?, ?)",
-                rows,
+            self._record([(i, len(ts)) for i, ts in results], rows)
+
+    def record_targets(self, results: Sequence[tuple[int, Sequence[tuple[int, str, str]]]]) -> None:
+        if not results:
+            return
+        with translate_errors("recording link resolutions"), write_transaction(self._conn):
+            rows = [(link_id, *t) for link_id, targets in results for t in targets]
+            self._record([(i, len(ts)) for i, ts in results], rows)
+
+    def _record(
+        self, counts: Sequence[tuple[int, int]], rows: Sequence[tuple[int, int, str, str]]
+    ) -> None:
+        """Replace the targets of the links ``(link_id, number of targets)`` with ``rows``
+        and set their states, a few statements for all (inside the caller's transaction)."""
+        conn = self._conn
+        by_state: dict[str, list[int]] = {"resolved": [], "ambiguous": [], "unresolved": []}
+        for link_id, n in counts:
+            by_state["unresolved" if not n else "ambiguous" if n > 1 else "resolved"].append(
+                link_id
             )
-            for state, links in by_state.items():
-                for start in range(0, len(links), _BATCH):
-                    batch = links[start : start + _BATCH]
-                    conn.execute(
-                        f"UPDATE doc_links SET state = ? WHERE id IN ({','.join('?' * len(batch))})",
-                        (state, *batch),
-                    )
+        ids = [i for i, _ in counts]
+        for start in range(0, len(ids), _BATCH):
+            batch = ids[start : start + _BATCH]
+            conn.execute(
+                f"DELETE FROM link_targets WHERE link_id IN ({','.join('?' * len(batch))})",
+                tuple(batch),
+            )
+        conn.executemany(
+            "INSERT OR IGNORE INTO link_targets(link_id, dst_doc_id, confidence, method) "
+            "VALUES (?, ?, ?, ?)",
+            rows,
+        )
+        for state, links in by_state.items():
+            for start in range(0, len(links), _BATCH):
+                batch = links[start : start + _BATCH]
+                conn.execute(
+                    f"UPDATE doc_links SET state = ? WHERE id IN ({','.join('?' * len(batch))})",
+                    (state, *batch),
+                )
 
     def _document_ids(self, refs: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
         """The row ids of the documents ``(collection, rel_path)``, a few statements for all."""

@@ -14,6 +14,7 @@ from gno_core.domain import MARKDOWN, ExtractedLink, NameKey
 
 __all__ = [
     "MARKDOWN_EXTENSIONS",
+    "collection_path",
     "document_names",
     "fold",
     "label_first_target",
@@ -65,11 +66,13 @@ def target_path(
     the collection root."""
     raw = link.target_ref if written is None else written
     relative = link.link_type == MARKDOWN and link.target_collection is None
-    return _path(raw, posixpath.dirname(source_rel_path) if relative else None)
+    return collection_path(raw, posixpath.dirname(source_rel_path) if relative else None)
 
 
-def _path(written: str, folder: str | None) -> str | None:
-    """``target_path`` of ``written``, relative to ``folder`` (None: the collection root)."""
+@lru_cache(maxsize=KEYS_CACHED)
+def collection_path(written: str, folder: str | None) -> str | None:
+    """``target_path`` of ``written``, relative to ``folder`` (None: the collection root);
+    remembered, as the same target is written in many notes of a folder."""
     raw = written.strip()
     if not raw or "\x00" in raw:
         return None
@@ -110,7 +113,7 @@ def _keys(markdown: bool, target: str, alias: str | None, folder: str | None) ->
     keys: list[str] = []
     written = [target] if alias is None else [target, label_first_target(alias)]
     for text in written:
-        path = _path(text, folder)
+        path = collection_path(text, folder)
         if path is None:
             continue
         bare = strip_markdown_extension(path)

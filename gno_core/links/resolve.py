@@ -28,7 +28,8 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol, TypeVar
 
 from gno_core.domain import (
     AMBIGUOUS,
@@ -42,18 +43,33 @@ from gno_core.domain import (
 )
 from gno_core.links.names import (
     MARKDOWN_EXTENSIONS,
+    collection_path,
     fold,
     label_first_target,
     strip_markdown_extension,
-    target_path,
 )
-from gno_core.ports.links import LinkStore
+from gno_core.ports.links import LinkStore, NamedDoc
 
 __all__ = ["RESOLVE_BATCH", "resolve_link", "resolve_pending"]
 
 _HIERARCHY = re.compile(r"[\w-]+(?:\.[\w-]+)+")
 #: Pending links resolved per store round trip.
 RESOLVE_BATCH = 5000
+
+
+class _Named(Protocol):
+    """A candidate document, as the rules see it (``DocRef``, ``NamedDoc``)."""
+
+    @property
+    def collection(self) -> str: ...
+
+    @property
+    def rel_path(self) -> str: ...
+
+
+D = TypeVar("D", bound=_Named)
+#: ``(document, confidence, method)`` of one target.
+Found = tuple[D, str, str]
 
 
 def resolve_link(
@@ -66,15 +82,39 @@ def resolve_link(
     by_name: dict[tuple[str, str], list[DocRef]] = defaultdict(list)
     for hit in hits:
         by_name[(hit.kind, hit.key)].append(hit.document)
-    halves = [(link.target_ref, False)]
-    if link.link_type != MARKDOWN and link.alias:
-        halves.append((label_first_target(link.alias), True))
-        if _names_a_target(link.alias):
+    found = _resolve(
+        link.link_type,
+        link.target_ref,
+        link.alias,
+        link.target_collection,
+        source.rel_path,
+        by_name,
+    )
+    return tuple(LinkTarget(doc, confidence, method) for doc, confidence, method in found)
+
+
+def _resolve(
+    link_type: str,
+    target_ref: str,
+    alias: str | None,
+    target_collection: str | None,
+    source_rel_path: str,
+    by_name: Mapping[tuple[str, str], Sequence[D]],
+) -> tuple[Found[D], ...]:
+    """The rules for a link of these fields written at ``source_rel_path``, over ``by_name``:
+    the documents carrying each ``(kind, key)`` name, for the keys of the link only."""
+    halves = [(target_ref, False)]
+    if link_type != MARKDOWN and alias:
+        halves.append((label_first_target(alias), True))
+        if _names_a_target(alias):
             halves.reverse()
+    # Markdown links are relative to the source's folder; wiki links to the collection root.
+    relative = link_type == MARKDOWN and target_collection is None
+    folder = posixpath.dirname(source_rel_path) if relative else None
     paths = [
         (path, label_first)
         for written, label_first in halves
-        if (path := target_path(link, source.rel_path, written)) is not None
+        if (path := collection_path(written, folder)) is not None
     ]
     for strict in (True, False):
         for path, label_first in paths:
@@ -83,10 +123,10 @@ def resolve_link(
                 return found
     # Titles only for a bare ``[[Title]]``: in ``[[a|b]]`` one half is a label, and labels are
     # often some other note's title.
-    kinds = ("alias",) if link.alias else ("title", "alias")
-    if link.link_type != MARKDOWN:
+    kinds = ("alias",) if alias else ("title", "alias")
+    if link_type != MARKDOWN:
         for kind in kinds:
-            docs = by_name.get((kind, fold(link.target_ref)), [])
+            docs = by_name.get((kind, fold(target_ref)), [])
             if docs:
                 return _decide(docs, kind, sure=False, label_first=False)
     return ()
@@ -103,11 +143,11 @@ def _names_a_target(half: str) -> bool:
 
 
 def _decide(
-    docs: Sequence[DocRef], method: str, *, sure: bool, label_first: bool
-) -> tuple[LinkTarget, ...]:
+    docs: Sequence[D], method: str, *, sure: bool, label_first: bool
+) -> tuple[Found[D], ...]:
     if len(docs) == 1:  # most links: no duplicates to drop, nothing to sort
         method = method + "+label-first" if label_first else method
-        return (LinkTarget(docs[0], EXPLICIT if sure and not label_first else INFERRED, method),)
+        return ((docs[0], EXPLICIT if sure and not label_first else INFERRED, method),)
     unique = list({(d.collection, d.rel_path): d for d in docs}.values())
     if len(unique) > 1:
         confidence = AMBIGUOUS
@@ -115,46 +155,50 @@ def _decide(
         confidence = EXPLICIT if sure and not label_first else INFERRED
     ordered = sorted(unique, key=lambda d: (d.collection, d.rel_path))
     suffix = "+label-first" if label_first else ""
-    return tuple(LinkTarget(d, confidence, method + suffix) for d in ordered)
+    return tuple((d, confidence, method + suffix) for d in ordered)
 
 
 def _structural(
     path: str,
-    by_name: dict[tuple[str, str], list[DocRef]],
+    by_name: Mapping[tuple[str, str], Sequence[D]],
     *,
     strict: bool,
     label_first: bool,
-) -> tuple[LinkTarget, ...]:
+) -> tuple[Found[D], ...]:
     """Rules 1-2 (``strict``: exact path, same-case name) or 3-4 (case-insensitive name and
     path, Dendron hierarchy) for the collection path ``path``. The path as written is tried
     before the path without its Markdown extension (``[[a.markdown]]`` is a note called
     ``a.markdown`` before it is ``a``)."""
     bare = strip_markdown_extension(path)
-    variants = [path] if bare == path else [path, bare]
+    # (variant, its key): the path as written, then without its extension.
+    variants = [(path, fold(path))]
+    if bare != path:
+        variants.append((bare, fold(bare)))
     if strict:
-        exact = {path, *(path + ext for ext in MARKDOWN_EXTENSIONS)}
-        on_path = [
-            d
-            for key in {fold(path), fold(bare)}
-            for d in by_name.get(("path", key), ())
-            if d.rel_path in exact
-        ]
+        on_path: list[D] = []
+        for key in {key for _, key in variants}:
+            on_path.extend(by_name.get(("path", key), ()))
         if on_path:
-            return _decide(on_path, "path", sure=True, label_first=label_first)
-    for variant in variants:
+            exact = {path, *(path + ext for ext in MARKDOWN_EXTENSIONS)}
+            on_path = [d for d in on_path if d.rel_path in exact]
+            if on_path:
+                return _decide(on_path, "path", sure=True, label_first=label_first)
+    for variant, key in variants:
         if "/" in variant:
             continue
-        named = by_name.get(("stem", fold(variant)), [])
-        same_case = [d for d in named if _stem(d.rel_path) == variant]
-        if strict and same_case:
-            return _decide(same_case, "name", sure=True, label_first=label_first)
-        if not strict and named:
+        named = by_name.get(("stem", key), ())
+        if not named:
+            continue
+        if not strict:
             return _decide(named, "name", sure=False, label_first=label_first)
+        same_case = [d for d in named if _stem(d.rel_path) == variant]
+        if same_case:
+            return _decide(same_case, "name", sure=True, label_first=label_first)
     if strict:
         return ()
-    for variant in variants:
+    for _, key in variants:
         for kind, method in (("path", "path-nocase"), ("dendron", "dendron")):
-            docs = by_name.get((kind, fold(variant)), [])
+            docs = by_name.get((kind, key), ())
             if docs:
                 return _decide(docs, method, sure=False, label_first=label_first)
     return ()
@@ -167,27 +211,40 @@ def _stem(rel_path: str) -> str:
 def resolve_pending(store: LinkStore) -> int:
     """Resolve every pending link of the store (new links, and links whose candidate targets
     appeared, changed or went since); returns how many were resolved. Reads no document text:
-    only the links' own fields and the names of candidate documents."""
+    only the links' own fields and the names of candidate documents, as plain rows (a first
+    sync resolves every link of the vault)."""
     done = 0
     while True:
-        pending = store.pending(RESOLVE_BATCH)
+        pending = store.pending_rows(RESOLVE_BATCH)
         if not pending:
             return done
         by_collection: dict[str, set[str]] = defaultdict(set)
-        for item in pending:
-            scope = item.link.target_collection or item.source.collection
-            by_collection[scope].update(item.link.keys)
-        hits: dict[str, dict[str, list[NameHit]]] = {}
-        for collection, keys in by_collection.items():
-            per_key: dict[str, list[NameHit]] = defaultdict(list)
-            for hit in store.candidates(collection, sorted(keys)):
-                per_key[hit.key].append(hit)
-            hits[collection] = per_key
-        results: list[tuple[int, tuple[LinkTarget, ...]]] = []
-        for item in pending:
-            scope = item.link.target_collection or item.source.collection
-            per_key = hits.get(scope, {})
-            candidates = [h for key in item.link.keys for h in per_key.get(key, ())]
-            results.append((item.link_id, resolve_link(item.link, item.source, candidates)))
-        store.record_resolutions(results)
+        for row in pending:
+            by_collection[row.target_collection or row.collection].update(row.keys)
+        # Per scope and key, the documents carrying it under each kind: ``{(kind, key): docs}``,
+        # built once per batch; a link's rules see its own keys only (as ``resolve_link``).
+        names: dict[str, dict[str, dict[tuple[str, str], list[NamedDoc]]]] = {}
+        for collection, wanted in by_collection.items():
+            per_key: dict[str, dict[tuple[str, str], list[NamedDoc]]] = {}
+            for kind, key, doc in store.name_rows(collection, sorted(wanted)):
+                per_key.setdefault(key, {}).setdefault((kind, key), []).append(doc)
+            names[collection] = per_key
+        results: list[tuple[int, tuple[tuple[int, str, str], ...]]] = []
+        for link_id, coll, rel_path, link_type, target_ref, alias, target_coll, keys in pending:
+            per_key = names[target_coll or coll]
+            found = [k for key in keys if (k := per_key.get(key)) is not None]
+            targets: tuple[tuple[int, str, str], ...] = ()
+            # No document carries one of its names: nothing to try (every rule looks one up).
+            if found:
+                by_name = (
+                    found[0] if len(found) == 1 else {n: d for k in found for n, d in k.items()}
+                )
+                targets = tuple(
+                    (doc.doc_id, confidence, method)
+                    for doc, confidence, method in _resolve(
+                        link_type, target_ref, alias, target_coll, rel_path, by_name
+                    )
+                )
+            results.append((link_id, targets))
+        store.record_targets(results)
         done += len(results)

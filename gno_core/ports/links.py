@@ -10,7 +10,7 @@ ever see active documents at both ends."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from gno_core.domain import (
     Edge,
@@ -22,6 +22,28 @@ from gno_core.domain import (
     NameHit,
     PendingLink,
 )
+
+
+class PendingRow(NamedTuple):
+    """A pending link as resolution reads it: the store's handle, its active source document
+    and the link fields the rules look at (``ExtractedLink``'s names)."""
+
+    link_id: int
+    collection: str
+    rel_path: str
+    link_type: str
+    target_ref: str
+    alias: str | None
+    target_collection: str | None
+    keys: tuple[str, ...]
+
+
+class NamedDoc(NamedTuple):
+    """An active document carrying a name, with the store's handle for it (``doc_id``)."""
+
+    doc_id: int
+    collection: str
+    rel_path: str
 
 
 class LinkStore(Protocol):
@@ -88,4 +110,17 @@ class LinkStore(Protocol):
     def record_resolutions(self, results: Sequence[tuple[int, tuple[LinkTarget, ...]]]) -> None:
         """Store what each pending link (by ``link_id``) resolves to (nothing: unresolved) and
         clear its pending mark, in one transaction."""
+        ...
+
+    def pending_rows(self, limit: int) -> list[PendingRow]:
+        """The links ``pending`` returns, in the same order, as plain rows."""
+        ...
+
+    def name_rows(self, collection: str, keys: Sequence[str]) -> list[tuple[str, str, NamedDoc]]:
+        """The names ``candidates`` returns, as ``(kind, key, document)`` rows."""
+        ...
+
+    def record_targets(self, results: Sequence[tuple[int, Sequence[tuple[int, str, str]]]]) -> None:
+        """``record_resolutions`` by handles: each pending link's ``(doc_id, confidence,
+        method)`` targets, the ``doc_id`` of ``name_rows``."""
         ...

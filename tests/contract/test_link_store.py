@@ -323,3 +323,77 @@ def test_mentions_are_the_incoming_links_flat(store: Store) -> None:
     ]
     assert everything[1].target_anchor == "part" and everything[0].title == "A"
     assert store.links.mentions("notes", "missing.md") == []
+
+
+def test_pending_rows_and_name_rows_are_the_pending_links_and_candidates_flat(
+    store: Store,
+) -> None:
+    put(
+        store,
+        note("a.md", "[[b|label]] [x](sub/c.md) [[other:b]]\n"),
+        note("b.md", "b", title="Bee"),
+        note("b.md", "b", collection="other"),
+    )
+    pending = store.links.pending(10)
+    rows = store.links.pending_rows(10)
+    assert [r.link_id for r in rows] == [p.link_id for p in pending]
+    assert [
+        (r.collection, r.rel_path, r.link_type, r.target_ref, r.alias, r.target_collection, r.keys)
+        for r in rows
+    ] == [
+        (
+            p.source.collection,
+            p.source.rel_path,
+            p.link.link_type,
+            p.link.target_ref,
+            p.link.alias,
+            p.link.target_collection,
+            p.link.keys,
+        )
+        for p in pending
+    ]
+    assert rows[0].alias == "label" and rows[2].target_collection == "other"
+    assert store.links.pending_rows(1) == rows[:1]
+    names = store.links.name_rows("notes", ["b", "bee", "zzz"])
+    hits = store.links.candidates("notes", ["b", "bee", "zzz"])
+    assert sorted((k, key, d.collection, d.rel_path) for k, key, d in names) == sorted(
+        (h.kind, h.key, h.document.collection, h.document.rel_path) for h in hits
+    )
+    # One handle per document, different across collections.
+    assert len({d.doc_id for _, _, d in names}) == 1
+    (other,) = {d.doc_id for _, _, d in store.links.name_rows("other", ["b"])}
+    assert other != names[0][2].doc_id
+
+
+def test_record_targets_stores_resolutions_by_handle(store: Store) -> None:
+    put(
+        store,
+        note("a.md", "[[b]] [[x]] [[nowhere]]\n"),
+        note("b.md", "b"),
+        note("x/x.md", "1"),
+        note("y/x.md", "2"),
+    )
+    rows = store.links.pending_rows(10)
+    ids = {d.rel_path: d.doc_id for _, _, d in store.links.name_rows("notes", ["b", "x"])}
+    store.links.record_targets(
+        [
+            (rows[0].link_id, ((ids["b.md"], EXPLICIT, "path"),)),
+            (
+                rows[1].link_id,
+                ((ids["x/x.md"], "ambiguous", "name"), (ids["y/x.md"], "ambiguous", "name")),
+            ),
+            (rows[2].link_id, ()),
+        ]
+    )
+    assert store.links.pending_rows(10) == []
+    assert [r.state for r in store.links.outgoing("notes", "a.md")] == [
+        "resolved",
+        "ambiguous",
+        "unresolved",
+    ]
+    assert targets_of(store, "a.md") == [
+        ("b.md:explicit",),
+        ("x/x.md:ambiguous", "y/x.md:ambiguous"),
+        ("unresolved",),
+    ]
+    assert [t.method for t in store.links.outgoing("notes", "a.md")[0].targets] == ["path"]
