@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         TagsList,
     )
     from gno_core.contracts.ask import AskResult
+    from gno_core.contracts.base import Prebuilt
     from gno_core.contracts.embedding import EmbedResult, IndexResult
     from gno_core.contracts.evidence import (
         CapsuleVerification,
@@ -126,7 +127,13 @@ class Facade(Protocol):
 
     def backlinks(self, ref: str, *, collection: str | None = None) -> BacklinksResult: ...
 
+    def backlinks_wire(
+        self, ref: str, *, collection: str | None = None
+    ) -> Prebuilt[BacklinksResult]: ...
+
     def graph(self, request: GraphRequest) -> GraphResult: ...
+
+    def graph_wire(self, request: GraphRequest) -> Prebuilt[GraphResult]: ...
 
     def graph_neighbors(self, request: GraphNeighborsRequest) -> GraphNeighborsResult: ...
 

@@ -236,21 +236,22 @@ def register_rest(
                 got = BacklinksRequest.model_validate(_query_fields(BacklinksRequest))
             except Exception as exc:
                 return _failure(exc)
-            return await call(lambda f: f.backlinks(got.ref, collection=got.collection))
+            return await call(lambda f: f.backlinks_wire(got.ref, collection=got.collection))
 
     # The graph reads take their fields from the query string, like the document reads.
     graph_routes = (
-        ("graph", "/api/graph", "GraphRequest"),
-        ("graph_query", "/api/graph/query", "GraphQueryRequest"),
-        ("graph_neighbors", "/api/graph/neighbors", "GraphNeighborsRequest"),
-        ("graph_path", "/api/graph/path", "GraphPathRequest"),
+        # The whole graph is sent in the wire form it is built in (``graph_wire``).
+        ("graph", "/api/graph", "GraphRequest", "graph_wire"),
+        ("graph_query", "/api/graph/query", "GraphQueryRequest", "graph_query"),
+        ("graph_neighbors", "/api/graph/neighbors", "GraphNeighborsRequest", "graph_neighbors"),
+        ("graph_path", "/api/graph/path", "GraphPathRequest", "graph_path"),
     )
-    for operation, path, model_name in graph_routes:
+    for operation, path, model_name, method in graph_routes:
         if operation in capabilities:
             app.add_url_rule(
                 path,
                 endpoint=operation,
-                view_func=_graph_view(call, operation, model_name),
+                view_func=_graph_view(call, method, model_name),
                 methods=["GET"],
             )
 
@@ -308,7 +309,7 @@ def _refactor_view(
 
 def _graph_view(
     call: Callable[[Callable[[Facade], Any]], Awaitable[Response]],
-    operation: str,
+    method: str,
     model_name: str,
 ) -> Callable[[], Awaitable[Response]]:
     async def view() -> Response:
@@ -319,7 +320,7 @@ def _graph_view(
             got = model.model_validate(_query_fields(model))
         except Exception as exc:
             return _failure(exc)
-        return await call(lambda f: getattr(f, operation)(got))
+        return await call(lambda f: getattr(f, method)(got))
 
     return view
 

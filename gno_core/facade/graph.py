@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from gno_core.facade.base import FacadeBase
 
 if TYPE_CHECKING:
+    from gno_core.contracts.base import Prebuilt
     from gno_core.contracts.graph import (
         GraphNeighborsResult,
         GraphPathResult,
@@ -29,6 +30,10 @@ class GraphCalls(FacadeBase):
     def graph(self, request: GraphRequest) -> GraphResult:
         """The link graph (nodes, merged links, communities) and its health report."""
         return self.graphing.graph(_graph_limits(request))
+
+    def graph_wire(self, request: GraphRequest) -> Prebuilt[GraphResult]:
+        """``graph`` in its wire form, no model per node or link (what the transports send)."""
+        return self.graphing.graph_wire(_graph_limits(request))
 
     def graph_neighbors(self, request: GraphNeighborsRequest) -> GraphNeighborsResult:
         """Neighbours of one document in the projection ``graph`` returns."""

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
         Status,
         TagsList,
     )
+    from gno_core.contracts.base import Prebuilt
     from gno_core.contracts.links import BacklinksResult, LinksResult
     from gno_core.contracts.requests import QueryRequest
     from gno_core.contracts.search import SearchResults
@@ -85,6 +86,12 @@ class ReadCalls(FacadeBase):
     def backlinks(self, ref: str, *, collection: str | None = None) -> BacklinksResult:
         """Links of other documents to one document (from ``collection`` only when given)."""
         return self.linking.backlinks(ref, collection)
+
+    def backlinks_wire(
+        self, ref: str, *, collection: str | None = None
+    ) -> Prebuilt[BacklinksResult]:
+        """``backlinks`` in its wire form, no model per backlink (what the transports send)."""
+        return self.linking.backlinks_wire(ref, collection)
 
     def status(self) -> Status:
         return self.health.status()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gno_core.contracts.base import Prebuilt
 from gno_core.contracts.graph import (
     GraphDocument,
     GraphHints,
@@ -72,6 +73,12 @@ class Graph:
     # -- the whole graph ------------------------------------------------------------------
 
     def graph(self, limits: GraphLimits) -> GraphResult:
+        """``graph_wire`` validated into the contract model (the Python API's answer)."""
+        return self.graph_wire(limits).model()
+
+    def graph_wire(self, limits: GraphLimits) -> Prebuilt[GraphResult]:
+        """The whole graph and its report in the ``graph@1.0`` wire form (what the transports
+        send): tens of thousands of links, no model per link."""
         collection = self._collection(limits.collection)
         merged, all_docs = self._merged(collection)
         return whole_graph(self.handle, limits, collection, merged, all_docs, self._embedder)

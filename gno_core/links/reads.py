@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gno_core.contracts.base import Prebuilt
 from gno_core.contracts.links import (
+    BacklinksMeta,
     BacklinksResult,
     LinkedDocument,
     LinkPosition,
@@ -16,7 +18,7 @@ from gno_core.contracts.links import (
     LinkTotals,
     OutgoingLink,
 )
-from gno_core.domain import AMBIGUOUS, MARKDOWN, WIKI, ExtractedLink, LinkCounts
+from gno_core.domain import AMBIGUOUS, MARKDOWN, WIKI, ExtractedLink, LinkCounts, Mention
 from gno_core.errors import ValidationError
 from gno_core.identity import make_docid, make_uri
 from gno_core.index_handle import IndexHandle, require_collection
@@ -88,52 +90,59 @@ class Links:
             )
 
     def backlinks(self, ref: str, collection: str | None = None) -> BacklinksResult:
+        """``backlinks_wire`` validated into the contract model (the Python API's answer)."""
+        return self.backlinks_wire(ref, collection).model()
+
+    def backlinks_wire(self, ref: str, collection: str | None = None) -> Prebuilt[BacklinksResult]:
         """Links of active documents to ``ref`` (from ``collection`` only when given), ordered
-        by source collection, path and position."""
+        by source collection, path and position, built straight in the ``backlinks@1.0`` wire
+        form: a hub has thousands, and a model per backlink (built, validated, serialised)
+        cost several times the read."""
         with self._documents().resolved(ref) as resolved:
             handle, doc = resolved.handle, resolved.document
             source_collection = None
             if collection is not None:
                 source_collection = require_collection(handle.load_config(), collection).name
             found = handle.index.links.mentions(doc.collection, doc.rel_path, source_collection)
-            # One validation of the whole answer from plain dicts: a hub can have thousands of
-            # backlinks, and per-item model construction costs several times more.
-            backlinks = [
-                {
-                    "source_doc_uri": make_uri(m.collection, m.rel_path, handle.name),
-                    "source_docid": make_docid(m.source_hash),
-                    "source_doc_title": m.title,
-                    "link_text": m.link_text,
-                    "link_type": m.link_type,
-                    "edge_source": m.edge_source,
-                    "relation": m.relation,
-                    "target_anchor": m.target_anchor,
-                    "position": {
-                        "start_line": m.start_line,
-                        "start_col": m.start_col,
-                        "end_line": m.end_line,
-                        "end_col": m.end_col,
-                    },
-                    "confidence": m.confidence,
-                    "context": m.context,
-                }
-                for m in found
-            ]
-            return BacklinksResult.model_validate(
-                {
-                    "backlinks": backlinks,
-                    "meta": {
-                        "docid": doc.docid,
-                        "uri": handle.uri(doc),
-                        "title": doc.meta.title,
-                        "total_backlinks": len(backlinks),
-                        "filter_collection": source_collection,
-                    },
-                }
+            backlinks = _wire_backlinks(found, handle.name)
+            meta = BacklinksMeta(
+                docid=doc.docid,
+                uri=handle.uri(doc),
+                title=doc.meta.title,
+                total_backlinks=len(backlinks),
+                filter_collection=source_collection,
             )
+            return Prebuilt(BacklinksResult, {"backlinks": backlinks, "meta": meta.wire()})
 
     def totals(self) -> LinkTotals:
         return link_totals(self.handle.index.links.counts())
+
+
+def _wire_backlinks(found: list[Mention], index: str) -> list[dict[str, object]]:
+    """``backlinks@1.0`` items of ``found``: keys in the contract's field order, ``None``
+    fields left out (what ``Backlink.wire()`` gives, without a model per item)."""
+    out: list[dict[str, object]] = []
+    add = out.append
+    for m in found:
+        c, path, title, source, text, kind, edge, rel, anchor, sl, sc, el, ec, conf, ctx = m
+        item: dict[str, object] = {
+            "sourceDocUri": make_uri(c, path, index),
+            "sourceDocid": make_docid(source),
+        }
+        if title is not None:
+            item["sourceDocTitle"] = title
+        if text is not None:
+            item["linkText"] = text
+        item["linkType"] = kind
+        item["edgeSource"] = edge
+        item["relation"] = rel
+        if anchor is not None:
+            item["targetAnchor"] = anchor
+        item["position"] = {"startLine": sl, "startCol": sc, "endLine": el, "endCol": ec}
+        item["confidence"] = conf
+        item["context"] = ctx
+        add(item)
+    return out
 
 
 def link_totals(counts: LinkCounts) -> LinkTotals:

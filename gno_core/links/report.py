@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gno_core.contracts.base import Prebuilt
 from gno_core.contracts.graph import (
     BridgeCandidate,
     Community,
@@ -56,7 +57,7 @@ def whole_graph(
     merged: list[Link],
     all_docs: dict[Key, DocRef],
     embedder: Callable[[], Embedder | None] = lambda: None,
-) -> GraphResult:
+) -> Prebuilt[GraphResult]:
     """The answer of ``gno_graph`` over ``merged`` (the resolved links of ``collection``) and
     ``all_docs`` (its documents); ``embedder`` is asked for only when similar edges are."""
     linked = linked_docs(merged, all_docs)
@@ -64,46 +65,12 @@ def whole_graph(
     projection = project(merged, universe, limits)
     communities = find_communities(projection.docs, projection.links)
     degree = projection.degree
-    # Plain dicts, validated once with the whole answer: a graph has tens of thousands of
-    # links, and per-item model construction costs more than the graph algorithms.
+    # Nodes and links built straight in the wire form: a graph has tens of thousands of
+    # links, and a model per item (validated, then serialised) cost more than the graph
+    # algorithms. The small parts (report, meta) are models.
     ids = {key: make_docid(doc.source_hash) for key, doc in projection.docs.items()}
-    nodes = [
-        {
-            "id": ids[key],
-            "uri": doc_uri(handle.name, doc),
-            "title": doc.title,
-            "collection": doc.collection,
-            "rel_path": doc.rel_path,
-            "degree": degree.get(key, 0),
-            "community_id": communities.ids[key],
-        }
-        for key, doc in projection.docs.items()
-    ]
-    # The parts links share are built once: types, confidence names and audit records repeat.
-    kinds: dict[str, str] = {}
-    audits: dict[tuple[str, int], tuple[str, dict[str, object]]] = {}
-    links = []
-    for link in projection.links:
-        kind = kinds.get(link.type)
-        if kind is None:
-            kind = kinds[link.type] = edge_type(link.type)
-        shared = audits.get((link.confidence, link.count))
-        if shared is None:
-            resolution = "ambiguous" if link.confidence == AMBIGUOUS else "resolved"
-            shared = audits[(link.confidence, link.count)] = (
-                confidence(link.confidence),
-                {"resolution": resolution, "match_count": link.count},
-            )
-        links.append(
-            {
-                "source": ids[link.source],
-                "target": ids[link.target],
-                "type": kind,
-                "weight": link.count,
-                "confidence": shared[0],
-                "audit": shared[1],
-            }
-        )
+    nodes = _wire_nodes(handle.name, projection, ids, communities.ids)
+    links = _wire_links(projection.links, ids)
     counts = handle.index.links.counts(collection)
     similar = SimilarEdges()
     if limits.include_similar:
@@ -161,9 +128,58 @@ def whole_graph(
         similar_truncated_by_compute_budget=similar.truncated_by_budget,
         warnings=warnings,
     )
-    return GraphResult.model_validate(
-        {"nodes": nodes, "links": links, "report": report, "meta": meta}
+    return Prebuilt(
+        GraphResult,
+        {"nodes": nodes, "links": links, "report": report.wire(), "meta": meta.wire()},
     )
+
+
+def _wire_nodes(
+    index: str, projection: Projection, ids: dict[Key, str], community: dict[Key, str]
+) -> list[dict[str, object]]:
+    """``GraphNode``s in their wire form (field order, no ``None`` title)."""
+    degree = projection.degree.get
+    nodes: list[dict[str, object]] = []
+    for key, doc in projection.docs.items():
+        node: dict[str, object] = {"id": ids[key], "uri": make_uri(key[0], key[1], index)}
+        if doc.title is not None:
+            node["title"] = doc.title
+        node["collection"] = key[0]
+        node["relPath"] = key[1]
+        node["degree"] = degree(key, 0)
+        node["communityId"] = community[key]
+        nodes.append(node)
+    return nodes
+
+
+def _wire_links(merged: list[Link], ids: dict[Key, str]) -> list[dict[str, object]]:
+    """``GraphLink``s in their wire form. What links share is built once: types, confidence
+    names and audit records repeat (an audit dict is shared by the links it describes)."""
+    kinds: dict[str, str] = {}
+    audits: dict[tuple[str, int], tuple[str, dict[str, object]]] = {}
+    links: list[dict[str, object]] = []
+    for link in merged:
+        kind = kinds.get(link.type)
+        if kind is None:
+            kind = kinds[link.type] = edge_type(link.type)
+        shared = audits.get((link.confidence, link.count))
+        if shared is None:
+            resolution = "ambiguous" if link.confidence == AMBIGUOUS else "resolved"
+            shared = audits[(link.confidence, link.count)] = (
+                confidence(link.confidence),
+                {"resolution": resolution, "matchCount": link.count},
+            )
+        links.append(
+            {
+                "source": ids[link.source],
+                "target": ids[link.target],
+                "type": kind,
+                "weight": link.count,
+                "confidence": shared[0],
+                "audit": shared[1],
+            }
+        )
+    return links
 
 
 def doc_uri(index: str, doc: DocRef) -> str:

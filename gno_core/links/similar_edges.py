@@ -117,7 +117,7 @@ def similar_edges(
             "type": "similar",
             "weight": score,
             "confidence": "similarity",
-            "audit": {"resolution": "similarity", "match_count": 1},
+            "audit": {"resolution": "similarity", "matchCount": 1},
         }
         for (a, b), score in ranked[: max(room, 0)]
     ]

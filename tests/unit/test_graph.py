@@ -4,6 +4,8 @@ ids), neighbours, shortest paths and bounded typed traversal with every cap repo
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from gno_adapters.bootstrap import Adapters, build, in_memory
@@ -173,3 +175,58 @@ def _limits() -> object:
     from gno_core.links.graph import GraphLimits
 
     return GraphLimits()
+
+
+def _every_node_every_round(order: list[tuple[str, str]], links: list[Any]) -> list[int]:
+    """Label propagation as specified (every node visited in every round): the reference the
+    communities' skipping of unchanged neighbourhoods must match."""
+    from gno_core.links.projection import PROPAGATION_ROUNDS
+
+    index = {k: i for i, k in enumerate(order)}
+    near: list[dict[int, int]] = [{} for _ in order]
+    for link in links:
+        a, b = index[link.source], index[link.target]
+        near[a][b] = near[a].get(b, 0) + link.count
+        near[b][a] = near[b].get(a, 0) + link.count
+    labels = list(range(len(order)))
+    for _ in range(PROPAGATION_ROUNDS):
+        changed = False
+        for i in range(len(order)):
+            weight: dict[int, int] = {}
+            for j, w in near[i].items():
+                weight[labels[j]] = weight.get(labels[j], 0) + w
+            if not weight:
+                continue
+            best = max(weight.values())
+            label = min(lab for lab, w in weight.items() if w == best)
+            if weight.get(labels[i], 0) < best and label != labels[i]:
+                labels[i], changed = label, True
+        if not changed:
+            break
+    return labels
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_communities_match_full_label_propagation(seed: int) -> None:
+    import random
+
+    from gno_core.domain import DocRef
+    from gno_core.links.projection import Link, communities
+
+    rng = random.Random(seed)
+    size = rng.randrange(2, 80)
+    keys = [("c", f"n{i:03d}.md") for i in range(size)]
+    merged: dict[tuple[Any, Any], Link] = {}
+    for _ in range(rng.randrange(1, 4 * size)):
+        a, b = rng.sample(keys, 2)
+        link = merged.setdefault((a, b), Link(a, b, "wiki"))
+        link.count += rng.choice((1, 1, 1, 2, 5))
+    links = list(merged.values())
+    found = communities({k: DocRef(*k) for k in keys}, links)
+    labels = _every_node_every_round(sorted(keys), links)
+    groups: dict[int, set[tuple[str, str]]] = {}
+    for key, label in zip(sorted(keys), labels, strict=True):
+        groups.setdefault(label, set()).add(key)
+    assert {frozenset(g) for g in groups.values()} == {
+        frozenset(k for k in keys if found.ids[k] == cid) for cid in set(found.ids.values())
+    }

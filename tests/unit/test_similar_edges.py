@@ -5,6 +5,7 @@ budget, and a clear warning when there is no model or no vectors."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,9 @@ def test_similar_edges_join_the_link_graph(tmp_path: Path, backend: str) -> None
     assert not meta.similar_truncated_by_compute_budget and meta.warnings == []
     assert meta.returned_edges == len(res.links) == len(plain.links) + len(pairs)
     assert env.gno.graph(GraphRequest(include_similar=True, threshold=0.0, similar_top_k=2)) == res
+    # What the transports send: the same answer, byte for byte, without a model per link.
+    pre = env.gno.graph_wire(GraphRequest(include_similar=True, threshold=0.0, similar_top_k=2))
+    assert json.dumps(pre.wire()) == json.dumps(res.wire())
 
     one = _pairs(env.gno.graph(GraphRequest(include_similar=True, threshold=0.0, similar_top_k=1)))
     assert len(one) <= len(ids) and set(one) <= set(pairs)

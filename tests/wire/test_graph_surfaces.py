@@ -5,6 +5,7 @@ validated, errors with their codes."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -13,6 +14,7 @@ from quart import Quart
 
 from gno_adapters.bootstrap import Adapters, build, in_memory
 from gno_adapters.rest import register_rest
+from gno_core.contracts.requests import GraphRequest
 from gno_core.facade import Gno
 from tests.schema_check import assert_valid
 from tests.wire.real_facade import Peer
@@ -162,3 +164,24 @@ def test_similar_edges_on_mcp_and_rest(adapters: Adapters) -> None:
     assert bare["meta"]["warnings"] == [
         "similar edges skipped: no vectors for gno/hash-embedder (run gno embed)"
     ]
+
+
+def test_graph_wire_is_the_models_wire(adapters: Adapters) -> None:
+    """The transports send ``graph_wire`` (nodes and links built without a model each): valid
+    ``graph@1.0``, and byte for byte what the validated model's ``wire()`` gives, whole or cut
+    to the limits, with isolated notes or without."""
+    with build(adapters) as gno:
+        for request in (
+            GraphRequest(linked_only=False),
+            GraphRequest(),
+            GraphRequest(limit=2, edge_limit=1),
+            GraphRequest(collection="notes", limit=3),
+        ):
+            pre = gno.graph_wire(request)
+            wire = pre.wire()
+            assert_valid("graph", wire)
+            assert json.dumps(pre.model().wire()) == json.dumps(wire)
+            assert pre.model() == gno.graph(request)
+        assert [
+            n["relPath"] for n in gno.graph_wire(GraphRequest(linked_only=False)).wire()["nodes"]
+        ] == ["a.md", "b.md", "c.md", "hub.md", "lone.md"]

@@ -5,6 +5,7 @@ errors with their codes."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -157,3 +158,25 @@ def test_rest_routes(adapters: Adapters) -> None:
     assert no_coll[0] == 404 and no_coll[1]["error"]["code"] == "NOT_FOUND"
     assert bad_type[0] == 400 and bad_type[1]["error"]["code"] == "VALIDATION"
     assert no_ref[0] == 400
+
+
+def test_backlinks_wire_is_the_models_wire() -> None:
+    """The transports send ``backlinks_wire`` (built without a model per backlink): valid
+    ``backlinks@1.0``, and byte for byte what the validated model's ``wire()`` gives (key order,
+    omitted ``None`` fields: a link without text, one with an anchor), filtered or not."""
+    adapters = in_memory({**NOTES, "plain.md": "just ![[hub]] and [](hub.md)\n"})
+    with build(adapters) as gno:
+        gno.sync()
+        for collection in (None, "notes"):
+            pre = gno.backlinks_wire("notes/hub.md", collection=collection)
+            wire = pre.wire()
+            assert_valid("backlinks", wire)
+            assert json.dumps(pre.model().wire()) == json.dumps(wire)
+            assert pre.model() == gno.backlinks("notes/hub.md", collection=collection)
+        items = wire["backlinks"]
+        assert len(items) == 6 and wire["meta"]["filterCollection"] == "notes"
+        assert [b.get("linkText") for b in items if b["sourceDocUri"].endswith("plain.md")] == [
+            "hub",
+            None,
+        ]
+        assert sum("targetAnchor" in b for b in items) == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gno_adapters.mcp.context import RequestContext
 from gno_adapters.mcp.facade import Facades
@@ -13,7 +13,7 @@ from gno_core.surface import Facade
 
 if TYPE_CHECKING:
     from gno_adapters.mcp.jobs import Jobs
-    from gno_core.contracts import ResidentStatus, WireModel
+    from gno_core.contracts import ResidentStatus
 
 #: How the serving transport reports itself in ``status`` (stdio, a resident gateway ...).
 TransportStatus = Callable[[], "ResidentStatus"]
@@ -40,7 +40,13 @@ class ToolCall:
         return self.arguments.get(name, default)
 
 
-def tool_result(text: str, structured: WireModel) -> JSONObject:
+class Wired(Protocol):
+    """A contract answer: a model, or one built straight in its wire form (``Prebuilt``)."""
+
+    def wire(self) -> dict[str, Any]: ...
+
+
+def tool_result(text: str, structured: Wired) -> JSONObject:
     """A successful result: model-visible text plus the contract as ``structuredContent``."""
     return {"content": [{"type": "text", "text": text}], "structuredContent": structured.wire()}
 

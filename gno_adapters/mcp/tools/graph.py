@@ -3,7 +3,8 @@ traversal), ``gno_graph_neighbors`` and ``gno_graph_path`` (over the graph proje
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import heapq
+from typing import TYPE_CHECKING, Any
 
 from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
@@ -15,29 +16,32 @@ if TYPE_CHECKING:
         GraphNeighborsResult,
         GraphPathResult,
         GraphQueryResult,
-        GraphResult,
     )
 
 #: Nodes named in the text of ``gno_graph``: the structured content carries them all.
 TEXT_TOP_NODES = 10
 
 
-def render_graph(res: GraphResult) -> str:
-    meta, report = res.meta, res.report
-    lines = [f"Knowledge Graph: {meta.returned_nodes} nodes, {meta.returned_edges} edges"]
-    if meta.truncated:
-        lines[0] += f" (of {meta.total_nodes} nodes, {meta.total_edges} edges)"
-    ranked = sorted(res.nodes, key=lambda n: (-n.degree, n.uri))[:TEXT_TOP_NODES]
+def render_graph(wire: dict[str, Any]) -> str:
+    """The text of a ``graph@1.0`` answer in its wire form."""
+    meta, report = wire["meta"], wire["report"]
+    lines = [f"Knowledge Graph: {meta['returnedNodes']} nodes, {meta['returnedEdges']} edges"]
+    if meta["truncated"]:
+        lines[0] += f" (of {meta['totalNodes']} nodes, {meta['totalEdges']} edges)"
+    ranked = heapq.nsmallest(TEXT_TOP_NODES, wire["nodes"], key=lambda n: (-n["degree"], n["uri"]))
     if ranked:
         lines += ["", "Top nodes by degree:"]
-        lines += [f' [{n.id}] {n.uri} "{n.title or ""}" (degree: {n.degree})' for n in ranked]
+        lines += [
+            f' [{n["id"]}] {n["uri"]} "{n.get("title") or ""}" (degree: {n["degree"]})'
+            for n in ranked
+        ]
     lines += [
         "",
-        f"Communities: {report.total_communities}; bridge candidates: "
-        f"{len(report.bridge_candidates)}; isolated notes: {report.isolated.total}; "
-        f"unresolved links: {report.unresolved_links.total}",
+        f"Communities: {report['totalCommunities']}; bridge candidates: "
+        f"{len(report['bridgeCandidates'])}; isolated notes: {report['isolated']['total']}; "
+        f"unresolved links: {report['unresolvedLinks']['total']}",
     ]
-    lines += [f"Warning: {w}" for w in meta.warnings]
+    lines += [f"Warning: {w}" for w in meta["warnings"]]
     return "\n".join(lines)
 
 
@@ -76,8 +80,8 @@ def _graph(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import GraphRequest
 
     req = GraphRequest.model_validate(model_arguments(GraphRequest, call.arguments))
-    res = call.facade.graph(req)
-    return tool_result(render_graph(res), res)
+    res = call.facade.graph_wire(req)
+    return tool_result(render_graph(res.wire()), res)
 
 
 def _graph_query(call: ToolCall) -> JSONObject:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
@@ -10,7 +10,7 @@ from gno_adapters.mcp.tools.common import ToolCall, tool_result
 from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
 
 if TYPE_CHECKING:
-    from gno_core.contracts import BacklinksResult, LinksResult
+    from gno_core.contracts import LinksResult
 
 
 def render_links(res: LinksResult) -> str:
@@ -25,13 +25,15 @@ def render_links(res: LinksResult) -> str:
     return head + (":\n\n" + "\n".join(lines) if lines else "")
 
 
-def render_backlinks(res: BacklinksResult) -> str:
-    meta = res.meta
-    count = len(res.backlinks)
-    head = f"Found {count} {'backlink' if count == 1 else 'backlinks'} to {meta.uri}"
+def render_backlinks(wire: dict[str, Any]) -> str:
+    """The text of a ``backlinks@1.0`` answer in its wire form."""
+    found = wire["backlinks"]
+    count = len(found)
+    head = f"Found {count} {'backlink' if count == 1 else 'backlinks'} to {wire['meta']['uri']}"
     lines = [
-        f' {b.source_doc_uri} "{b.source_doc_title or ""}" (line {b.position.start_line})'
-        for b in res.backlinks
+        f' {b["sourceDocUri"]} "{b.get("sourceDocTitle") or ""}" '
+        f"(line {b['position']['startLine']})"
+        for b in found
     ]
     return head + (":\n\n" + "\n".join(lines) if lines else "")
 
@@ -48,8 +50,8 @@ def _backlinks(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import BacklinksRequest
 
     req = BacklinksRequest.model_validate(model_arguments(BacklinksRequest, call.arguments))
-    res = call.facade.backlinks(req.ref, collection=req.collection)
-    return tool_result(render_backlinks(res), res)
+    res = call.facade.backlinks_wire(req.ref, collection=req.collection)
+    return tool_result(render_backlinks(res.wire()), res)
 
 
 LINKS = ToolDef(
