@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from gno_core.domain import (
     AMBIGUOUS,
     DocRef,
+    DocumentLinks,
     Edge,
     ExtractedLink,
     LinkCounts,
@@ -168,6 +169,20 @@ class InMemoryLinks:
             return []
         ids = self._s.by_doc.get((collection, rel_path), [])
         return sorted((self._record(i) for i in ids), key=lambda r: r.link.seq)
+
+    def document_links(
+        self, documents: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], DocumentLinks]:
+        out: dict[tuple[str, str], DocumentLinks] = {}
+        for key in documents:
+            doc = self._active(key)
+            if doc is not None:
+                rows = sorted(
+                    (self._s.links[i].link for i in self._s.by_doc.get(key, ())),
+                    key=lambda link: link.seq,
+                )
+                out[key] = DocumentLinks(doc.source_hash, doc.mirror_hash, tuple(rows))
+        return out
 
     def incoming(
         self, collection: str, rel_path: str, source_collection: str | None = None

@@ -21,6 +21,7 @@ from gno_adapters.sqlite.rows import Rows
 from gno_core.domain import (
     AMBIGUOUS,
     DocRef,
+    DocumentLinks,
     Edge,
     ExtractedLink,
     LinkCounts,
@@ -247,6 +248,35 @@ class ApswLinks:
             )
             for r in rows
         ]
+
+    def document_links(
+        self, documents: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], DocumentLinks]:
+        paths: dict[str, list[str]] = {}
+        for collection, rel_path in dict.fromkeys(documents):
+            paths.setdefault(collection, []).append(rel_path)
+        found: dict[tuple[str, str], tuple[str, str, list[ExtractedLink]]] = {}
+        decode = _DECODER.decode
+        for collection, wanted in paths.items():
+            for start in range(0, len(wanted), _BATCH):
+                # One statement per batch: a document and its links are read together.
+                for r in self._db.rows(
+                    "reading links",
+                    f"SELECT d.rel_path, d.source_hash, d.mirror_hash, l.keys, {_LINK_COLUMNS} "
+                    "FROM documents d LEFT JOIN doc_links l ON l.doc_id = d.id "
+                    "WHERE d.collection = ? AND d.rel_path IN (SELECT value FROM json_each(?)) "
+                    "AND d.active = 1 ORDER BY d.id, l.seq",
+                    (collection, json.dumps(wanted[start : start + _BATCH])),
+                ):
+                    entry = found.get((collection, r[0]))
+                    if entry is None:
+                        entry = found[(collection, r[0])] = (r[1], r[2], [])
+                    if r[3] is not None:
+                        entry[2].append(_link(r[4:], tuple(decode(r[3]))))
+        return {
+            key: DocumentLinks(source_hash, mirror, tuple(links))
+            for key, (source_hash, mirror, links) in found.items()
+        }
 
     def _targets(self, link_ids: list[int]) -> dict[int, tuple[LinkTarget, ...]]:
         out: dict[int, list[LinkTarget]] = {}

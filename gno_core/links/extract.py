@@ -19,16 +19,16 @@ at most ``MAX_LINKS`` links are kept per document.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
-from gno_core.domain import ExtractedLink
+from gno_core.domain import FRONTMATTER_RELATION, ExtractedLink
 from gno_core.links.blocks import MASK, prose_lines
 from gno_core.links.inline import line_links
 from gno_core.links.names import link_keys
 from gno_core.links.typed_edges import frontmatter_links, snake_case
 
-__all__ = ["MAX_LINKS", "extract_links", "snake_case"]
+__all__ = ["MAX_LINKS", "extract_edited", "extract_links", "snake_case"]
 
 #: Links kept per document; the rest of a hostile file is ignored.
 MAX_LINKS = 20_000
@@ -61,6 +61,68 @@ def extract_links(
     return tuple(
         _numbered(link, seq, link_keys(link, source_rel_path))
         for seq, link in enumerate(out[:MAX_LINKS])
+    )
+
+
+def extract_edited(
+    previous: tuple[ExtractedLink, ...],
+    old: str,
+    new: str,
+    edited: Collection[int],
+    source_rel_path: str,
+    body_start_line: int,
+) -> tuple[ExtractedLink, ...] | None:
+    """``extract_links(new, source_rel_path, front, body_start_line)`` when ``previous`` is
+    ``extract_links(old, source_rel_path, front, body_start_line)`` and the two texts have the
+    same frontmatter (its parse and its lines before ``body_start_line``), parsing only the
+    ``edited`` lines (1-based) of ``new``: every other line must be equal in both. None when
+    that cannot be shown to give the same answer (a line outside ``edited`` differs, an edit is
+    in the frontmatter, the edit changed which lines are prose, their masking or the reference
+    definitions, the link limit is near): the caller extracts the whole text.
+
+    Sound because a prose line's links are a function of its number, its text, its masked
+    text and the definitions alone: when ``prose_lines`` gives the same for every other line,
+    their links are the ones ``previous`` holds for them."""
+    if not edited or min(edited) < body_start_line or len(previous) >= MAX_LINKS:
+        return None
+    if MASK in old or MASK in new:
+        return None
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    if len(old_lines) != len(new_lines) or max(edited) > len(new_lines):
+        return None
+    patched = list(old_lines)
+    for number in edited:
+        patched[number - 1] = new_lines[number - 1]
+    if patched != new_lines:
+        return None
+    old_prose, old_definitions = prose_lines(old_lines, body_start_line)
+    new_prose, definitions = prose_lines(new_lines, body_start_line)
+    if old_definitions != definitions or len(old_prose) != len(new_prose):
+        return None
+    head = 0
+    while head < len(previous) and previous[head].edge_source == FRONTMATTER_RELATION:
+        head += 1
+    by_line: dict[int, list[ExtractedLink]] = {}
+    for link in previous[head:]:
+        by_line.setdefault(link.start_line, []).append(link)
+    out: list[tuple[ExtractedLink, bool]] = [(link, False) for link in previous[:head]]
+    for before, (lineno, line, masked) in zip(old_prose, new_prose, strict=True):
+        kept = by_line.pop(lineno, [])
+        if before[0] != lineno:
+            return None
+        if lineno in edited:
+            out.extend((link, True) for link in line_links(lineno, line, masked, definitions))
+        elif before[1:] == (line, masked):
+            out.extend((link, False) for link in kept)
+        else:
+            return None
+    if by_line or len(out) >= MAX_LINKS:
+        return None  # links ``previous`` has on no prose line: not the extraction of ``old``
+    return tuple(
+        _numbered(link, seq, link_keys(link, source_rel_path))
+        if fresh
+        else (link if link.seq == seq else _numbered(link, seq, link.keys))
+        for seq, (link, fresh) in enumerate(out)
     )
 
 

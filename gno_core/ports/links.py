@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple, Protocol
 
 from gno_core.domain import (
+    DocumentLinks,
     Edge,
     LinkCounts,
     LinkGraph,
@@ -51,6 +52,14 @@ class LinkStore(Protocol):
 
     def outgoing(self, collection: str, rel_path: str) -> list[LinkRecord]:
         """The links of one active document in document order (none if it is not active)."""
+        ...
+
+    def document_links(
+        self, documents: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], DocumentLinks]:
+        """Of each active document among ``documents`` ((collection, rel_path) pairs): its
+        stored links as the ledger wrote them, with the hashes of the version they belong to,
+        read together (a refactor reads the links of a hub's 2,000 linking notes at once)."""
         ...
 
     def incoming(

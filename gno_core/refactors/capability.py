@@ -13,9 +13,11 @@ and, under the same lease, before any sync (``IndexRuns.sync``: ``gno update``, 
 
 from __future__ import annotations
 
+import gc
 import posixpath
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from gno_core.config import CollectionConfig, GnoConfig
@@ -136,21 +138,22 @@ class Refactors:
         index = self.handle.index
         key = (operation, collection.name, source, target)
         kept = self._kept.get(digest) if digest is not None else None
-        if (
-            kept is not None
-            and kept.key == key
-            and kept.config == config
-            and kept.inputs.current(index.documents, index.links, self._notes)
-        ):
-            return kept.plan, kept.preview
-        documents, links, notes, inputs = record(index.documents, index.links, self._notes)
-        planner = Planner(config, documents, links, notes, self._parser)
-        plan = planner.plan(operation, collection, source, target)
-        try:
-            check_indexable(collection, target)
-        except InvalidPathError:
-            plan.block("unsafe_target")
-        preview = to_preview(plan, self.handle.name)
+        with _collector_paused():
+            if (
+                kept is not None
+                and kept.key == key
+                and kept.config == config
+                and kept.inputs.current(index.documents, index.links, self._notes)
+            ):
+                return kept.plan, kept.preview
+            documents, links, notes, inputs = record(index.documents, index.links, self._notes)
+            planner = Planner(config, documents, links, notes, self._parser)
+            plan = planner.plan(operation, collection, source, target)
+            try:
+                check_indexable(collection, target)
+            except InvalidPathError:
+                plan.block("unsafe_target")
+            preview = to_preview(plan, self.handle.name)
         self._kept.pop(preview.plan_digest, None)
         self._kept[preview.plan_digest] = _Kept(key, config, inputs, plan, preview)
         while len(self._kept) > KEPT_PLANS:
@@ -276,6 +279,21 @@ class Refactors:
             )
             index.ledger.apply_batch(SyncBatch(name, upserts=tuple(upserts[name]), deactivate=gone))
         resolve_pending(index.links)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while a plan is made or checked, back on (when it was)
+    after: a plan of a hub allocates some 10^5 short-lived objects, and the collections they
+    set off cost about a fifth of the preview (2,000 links: ~110 of ~490 ms CPU). Whatever a
+    collection would have found is collected by the next one."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _result(

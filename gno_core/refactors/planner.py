@@ -2,15 +2,15 @@
 and whether the result is safe. Pure: it reads through the ports it is given and writes nothing.
 
 A reference is a link of an active note that resolves (``gno_core.links.resolve``, the rules
-sync uses) to the moved note. The planner reads every linking note from disk (never the index's
-mirror, whose lines differ from the file's), finds each reference again in the file, computes
-destination-only edit spans in the style of the link (``forms``), applies them in memory and
-resolves every reference of the edited text against the names the collection will have after
-the operation: each must resolve to the new path, alone. Anything else blocks the plan."""
+sync uses) to the moved note. The planner reads every linking note from disk (never the
+index's mirror, whose lines can differ from the file's; ``reading``), finds each reference in
+the file, computes destination-only edit spans in the style of the link (``forms``), applies
+them in memory and resolves every reference of the edited text against the names the
+collection will have after the operation: each must resolve to the new path, alone. Anything
+else blocks the plan."""
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
@@ -25,22 +25,16 @@ from gno_core.domain import (
     NameHit,
     NameKey,
 )
-from gno_core.errors import GnoError, NotFoundError
-from gno_core.links.extract import extract_links
-from gno_core.links.names import document_names
+from gno_core.errors import NotFoundError
 from gno_core.links.resolve import resolve_link
 from gno_core.ports import DocumentStore, FrontmatterParser, LinkStore, NoteFiles
 from gno_core.ports.refactors import FileChange
 from gno_core.refactors import forms
 from gno_core.refactors.model import Note, Plan, Reference
+from gno_core.refactors.reading import NoteReader
 from gno_core.refactors.text import Edit, apply_edits, decode_raw
-from gno_core.text.frontmatter import aliases, document_meta, split_frontmatter
 
 __all__ = ["Planner"]
-
-
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 class Planner:
@@ -51,41 +45,16 @@ class Planner:
         links: LinkStore,
         notes: NoteFiles,
         parser: FrontmatterParser,
+        *,
+        exact: bool = False,
     ) -> None:
+        """``exact``: extract every note's links from its whole text (``reading``: the plan
+        its shortcuts must give, for tests)."""
         self._config = config
         self._documents = documents
         self._links = links
         self._notes = notes
-        self._parser = parser
-
-    # -- reading ----------------------------------------------------------------------------
-
-    def _read(
-        self,
-        collection: CollectionConfig,
-        path: str,
-        moved_to: str,
-        sha: str | None,
-        named: bool,
-        data: bytes | None = None,
-    ) -> Note:
-        """The note at ``path`` (its bytes ``data`` when already read), its links extracted
-        (and, when ``named``, its names) as if it were at ``moved_to``; ``stale`` when its
-        bytes do not hash to the indexed ``sha``."""
-        if data is None:
-            data = self._notes.read(collection.path, path, self._config.ingest.max_file_bytes)[1]
-        note = Note(collection, path, data, _sha(data), decode_raw(data))
-        note.stale = sha != note.sha256
-        if note.raw is not None:
-            text = note.raw.extraction_text
-            front, body_line = self._front(text)
-            note.links = extract_links(text, moved_to, front, body_line)
-            if not named:
-                return note
-            stem = posixpath.splitext(posixpath.basename(moved_to))[0]
-            meta = document_meta(front, split_frontmatter(text)[1], stem)
-            note.names = document_names(moved_to, meta.title, aliases(front))
-        return note
+        self._reader = NoteReader(config, notes, parser, exact)
 
     def _collection(self, name: str) -> CollectionConfig | None:
         return next((c for c in self._config.collections if c.name == name), None)
@@ -97,9 +66,9 @@ class Planner:
         stored = self._documents.get_document(collection.name, source)
         if stored is None:
             raise NotFoundError(f"Document not found: {collection.name}/{source}")
-        moved = self._read(collection, source, target, stored.source_hash, True)
+        moved = self._reader.read(collection, source, target, stored.source_hash, True)
         # The same bytes seen from where the note is now (one read of the file, not two).
-        before = self._read(collection, source, source, stored.source_hash, True, moved.data)
+        before = self._reader.read(collection, source, source, stored.source_hash, True, moved.data)
         plan.notes[(collection.name, source)] = moved
         if moved.stale:
             plan.block("sync_pending")
@@ -147,15 +116,15 @@ class Planner:
             for r in self._links.incoming(plan.collection.name, plan.source)
         ]
         keys = [k for k in dict.fromkeys(keys) if k != (plan.collection.name, plan.source)]
-        hashes = {
-            (d.collection, d.rel_path): d.source_hash for d in self._documents.get_documents(keys)
-        }
+        stored = self._links.document_links(keys)
         notes: list[Note] = []
         for key in keys:
             collection = self._collection(key[0])
             if collection is None:
                 continue
-            note = self._read(collection, key[1], key[1], hashes.get(key), named=False)
+            known = stored.get(key)
+            sha = known.source_hash if known is not None else None
+            note = self._reader.read(collection, key[1], key[1], sha, named=False, stored=known)
             if note.stale:
                 plan.block("sync_pending")
             if note.raw is None:
@@ -308,9 +277,7 @@ class Planner:
             raw = decode_raw(data)
             assert raw is not None
             moved = Note(note.collection, refs[0].destination_path, data, "", raw)
-            moved.links = extract_links(
-                raw.extraction_text, moved.rel_path, *self._front(raw.extraction_text)
-            )
+            moved.links = self._reader.relink(note, moved, {e.line for e in edits})
             if len(moved.links) != len(note.links):
                 plan.block("malformed_syntax")
                 continue
@@ -333,16 +300,6 @@ class Planner:
                         code = "duplicate_basename_ambiguity"
                     ref.classification, ref.reason_code = "ambiguous", code
                     plan.block(code)
-
-    def _front(self, text: str) -> tuple[dict[str, object], int]:
-        yaml, body = split_frontmatter(text)
-        front: dict[str, object] = {}
-        if yaml is not None:
-            try:
-                front = dict(self._parser.parse(yaml))
-            except GnoError:
-                front = {}
-        return front, text.count("\n", 0, len(text) - len(body)) + 1
 
     def _after_hits(
         self, plan: Plan, links: list[tuple[Note, ExtractedLink]], after: tuple[NameKey, ...]

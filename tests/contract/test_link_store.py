@@ -397,3 +397,24 @@ def test_record_targets_stores_resolutions_by_handle(store: Store) -> None:
         ("unresolved",),
     ]
     assert [t.method for t in store.links.outgoing("notes", "a.md")[0].targets] == ["path"]
+
+
+def test_document_links_are_the_stored_links_with_their_version(store: Store) -> None:
+    a = note("a.md", "# A\n\n[[b|B]] and ![img](p/c.png) <https://x.org>\n", front={"up": "[[b]]"})
+    b = note("b.md", "no links\n")
+    other = note("a.md", "[[a]]\n", collection="other")
+    put(store, a, b, other)
+    resolve_pending(store.links)
+    wanted = [("notes", "a.md"), ("notes", "b.md"), ("other", "a.md"), ("notes", "gone.md")]
+    found = store.links.document_links(wanted)
+    assert set(found) == {("notes", "a.md"), ("notes", "b.md"), ("other", "a.md")}
+    assert found[("notes", "a.md")].links == a.links  # every field, keys included
+    assert len(a.links) == 4 and a.links[1].keys
+    assert (found[("notes", "a.md")].source_hash, found[("notes", "a.md")].mirror_hash) == (
+        a.source_hash,
+        a.mirror_hash,
+    )
+    assert found[("notes", "b.md")].links == ()
+    assert found[("other", "a.md")].links == other.links
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("b.md",)))
+    assert set(store.links.document_links(wanted)) == {("notes", "a.md"), ("other", "a.md")}
