@@ -284,6 +284,23 @@ class InMemoryLinks:
             or (e.target.collection, e.target.rel_path) in wanted
         ]
 
+    def degrees(
+        self, documents: Sequence[tuple[str, str]], collection: str | None = None
+    ) -> dict[tuple[str, str], int]:
+        wanted = set(documents)
+        merged: set[tuple[Key, Key, str]] = set()
+        for e in self.edges():
+            s = (e.source.collection, e.source.rel_path)
+            t = (e.target.collection, e.target.rel_path)
+            if s != t and (collection is None or s[0] == t[0] == collection):
+                merged.add((s, t, e.link_type))
+        out: dict[tuple[str, str], int] = {}
+        for s, t, _ in merged:
+            for end in (s, t):
+                if end in wanted:
+                    out[end] = out.get(end, 0) + 1
+        return out
+
     def unresolved(self, collection: str | None = None, limit: int = 100) -> list[LinkRecord]:
         ids = [
             i

@@ -39,7 +39,6 @@ from gno_core.links.projection import (
     Key,
     Link,
     confidence,
-    degrees,
     edge_type,
     key_of,
     merge,
@@ -90,9 +89,10 @@ class Graph:
     ) -> GraphNeighborsResult:
         """The links of ``ref`` merged per (neighbour, link type), from one
         ``LinkStore.adjacent`` read (so it costs the neighbourhood, not the graph), the most
-        linked first; each neighbour's degree from a second read. ``limit`` caps the neighbours
-        listed and ``edgeLimit`` the entries; ``meta.totalNodes`` counts the root and all its
-        neighbours, ``meta.totalEdges`` the merged links touching it."""
+        linked first; each neighbour's degree from a count-only read (``LinkStore.degrees``).
+        ``limit`` caps the neighbours listed and ``edgeLimit`` the entries; ``meta.totalNodes``
+        counts the root and all its neighbours, ``meta.totalEdges`` the merged links touching
+        it."""
         root = self._key(ref)
         collection = self._collection(limits.collection)
         store = self.handle.index.links
@@ -122,7 +122,7 @@ class Graph:
                 continue
             nodes.add(other)
             kept.append((other, way, link))
-        degree = degrees(merge(store.adjacent(sorted(nodes)), collection, docs))
+        degree = store.degrees(sorted(nodes), collection)
         neighbors = [
             GraphNeighbor(
                 node=self._node(other, docs[other], degree),

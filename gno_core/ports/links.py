@@ -98,6 +98,15 @@ class LinkStore(Protocol):
         its frontier, not the whole graph."""
         ...
 
+    def degrees(
+        self, documents: Sequence[tuple[str, str]], collection: str | None = None
+    ) -> dict[tuple[str, str], int]:
+        """How many graph links touch each of ``documents``: resolved links between two
+        active documents (both in ``collection`` when given), self-links left out, merged per
+        (source, target, link type), counted once at each end. Documents with none are left
+        out. What ``adjacent`` would give to count, as one count-only read."""
+        ...
+
     def unresolved(self, collection: str | None = None, limit: int = 100) -> list[LinkRecord]:
         """Links to documents that are not in the index (external links excluded), ordered by
         source collection, path and link order."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gno_core.domain import EXPLICIT, INFERRED, IndexedDocument, SourceState, SyncBatch
+from gno_core.domain import EXPLICIT, INFERRED, DocRef, IndexedDocument, SourceState, SyncBatch
 from gno_core.links.extract import extract_links
 from gno_core.links.names import document_names
 from gno_core.links.resolve import resolve_pending
@@ -418,3 +418,43 @@ def test_document_links_are_the_stored_links_with_their_version(store: Store) ->
     assert found[("other", "a.md")].links == other.links
     store.ledger.apply_batch(SyncBatch("notes", deactivate=("b.md",)))
     assert set(store.links.document_links(wanted)) == {("notes", "a.md"), ("other", "a.md")}
+
+
+def test_degrees_count_the_merged_links_adjacent_gives(store: Store) -> None:
+    put(
+        store,
+        note("a.md", "[[b]] [[b]] [b](b.md) ![[c]] [[a]] [[zzz]] [[other:x]]\n"),
+        note("b.md", "[[a]] [[other:x]]\n"),
+        note("c.md", "c"),
+        note("gone.md", "[[a]] [[c]]\n"),
+        note("x.md", "[[notes:a]] [[notes:c]]\n", collection="other"),
+    )
+    resolve_pending(store.links)
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("gone.md",)))
+    every = [("notes", "a.md"), ("notes", "b.md"), ("notes", "c.md"), ("other", "x.md")]
+
+    def by_adjacent(collection: str | None) -> dict[tuple[str, str], int]:
+        merged = {
+            (s, t, e.link_type)
+            for e in store.links.adjacent(every)
+            for s, t in [(_key(e.source), _key(e.target))]
+            if s != t and (collection is None or s[0] == t[0] == collection)
+        }
+        counted: dict[tuple[str, str], int] = {}
+        for s, t, _ in merged:
+            for end in (s, t):
+                counted[end] = counted.get(end, 0) + 1
+        return counted
+
+    # a: to b twice by wiki (one graph link) and once by Markdown, to c and x, and back from
+    # b and x; the self-link, the unresolved link and the inactive note's links do not count.
+    whole = {("notes", "a.md"): 6, ("notes", "b.md"): 4, ("notes", "c.md"): 2, ("other", "x.md"): 4}
+    assert store.links.degrees(every) == by_adjacent(None) == whole
+    inside = {("notes", "a.md"): 4, ("notes", "b.md"): 3, ("notes", "c.md"): 1}
+    assert store.links.degrees(every, "notes") == by_adjacent("notes") == inside
+    assert store.links.degrees([("notes", "c.md"), ("notes", "gone.md")]) == {("notes", "c.md"): 2}
+    assert store.links.degrees([("notes", "nope.md")]) == store.links.degrees([]) == {}
+
+
+def _key(doc: DocRef) -> tuple[str, str]:
+    return (doc.collection, doc.rel_path)
