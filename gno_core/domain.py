@@ -314,17 +314,6 @@ class LinkRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentLinks:
-    """The links ingest extracted from an active document's mirror (every field, ``keys``
-    included, in link order) with the hashes of the source bytes and of the mirror they were
-    extracted from."""
-
-    source_hash: str
-    mirror_hash: str
-    links: tuple[ExtractedLink, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class PendingLink:
     """A link whose resolution must be (re)computed; ``link_id`` is the store's handle."""
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from gno_core.domain import (
     AMBIGUOUS,
     DocRef,
-    DocumentLinks,
     Edge,
     ExtractedLink,
     LinkCounts,
@@ -24,7 +23,7 @@ from gno_core.domain import (
     PendingLink,
     StoredDocument,
 )
-from gno_core.ports.links import NamedDoc, PendingRow
+from gno_core.ports.links import DocumentLinks, NamedDoc, PendingRow
 
 if TYPE_CHECKING:
     from gno_adapters.inmemory.state import InMemoryState

@@ -21,7 +21,6 @@ from gno_adapters.sqlite.rows import Rows
 from gno_core.domain import (
     AMBIGUOUS,
     DocRef,
-    DocumentLinks,
     Edge,
     ExtractedLink,
     LinkCounts,
@@ -33,7 +32,7 @@ from gno_core.domain import (
     NameKey,
     PendingLink,
 )
-from gno_core.ports.links import NamedDoc, PendingRow
+from gno_core.ports.links import DocumentLinks, NamedDoc, PendingRow
 
 __all__ = [
     "ApswLinks",

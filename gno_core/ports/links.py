@@ -13,8 +13,8 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple, Protocol
 
 from gno_core.domain import (
-    DocumentLinks,
     Edge,
+    ExtractedLink,
     LinkCounts,
     LinkGraph,
     LinkRecord,
@@ -23,6 +23,16 @@ from gno_core.domain import (
     NameHit,
     PendingLink,
 )
+
+
+class DocumentLinks(NamedTuple):
+    """The links ingest extracted from an active document's mirror (every field, ``keys``
+    included, in link order) with the hashes of the source bytes and of the mirror they were
+    extracted from."""
+
+    source_hash: str
+    mirror_hash: str
+    links: tuple[ExtractedLink, ...]
 
 
 class PendingRow(NamedTuple):

@@ -13,11 +13,12 @@ import hashlib
 import posixpath
 
 from gno_core.config import CollectionConfig, GnoConfig
-from gno_core.domain import DocumentLinks, ExtractedLink
+from gno_core.domain import ExtractedLink
 from gno_core.errors import GnoError
 from gno_core.links.extract import extract_edited, extract_links
 from gno_core.links.names import document_names
 from gno_core.ports import FrontmatterParser, NoteFiles
+from gno_core.ports.links import DocumentLinks
 from gno_core.refactors.model import Note
 from gno_core.refactors.text import decode_raw
 from gno_core.text.frontmatter import aliases, document_meta, split_frontmatter
