@@ -7,35 +7,62 @@ from typing import NamedTuple
 
 from gno_core.facts import FactRecord, InvalidFact
 
+# The values of the read path, named here too (see ``gno_core.read_values``).
+from gno_core.read_values import (
+    Chunk,
+    Clause,
+    DocumentMeta,
+    LexicalHit,
+    LexicalQuery,
+    Phrase,
+    SearchFilters,
+    StoredDocument,
+    Term,
+)
+
+__all__ = [
+    "AMBIGUOUS",
+    "EMBEDS",
+    "EXPLICIT",
+    "FRONTMATTER_RELATION",
+    "INFERRED",
+    "INGEST_VERSION",
+    "LINKS_TO",
+    "MARKDOWN",
+    "MARKDOWN_LINK",
+    "WIKI",
+    "WIKILINK",
+    "Chunk",
+    "Clause",
+    "DocRef",
+    "DocumentMeta",
+    "Edge",
+    "ExtractedLink",
+    "FailureRecord",
+    "IndexCounts",
+    "IndexedDocument",
+    "IngestFailure",
+    "LexicalHit",
+    "LexicalQuery",
+    "LinkCounts",
+    "LinkGraph",
+    "LinkRecord",
+    "LinkTarget",
+    "Mention",
+    "NameHit",
+    "NameKey",
+    "PendingLink",
+    "Phrase",
+    "SearchFilters",
+    "SourceFile",
+    "SourceState",
+    "StoredDocument",
+    "SyncBatch",
+    "Term",
+]
+
 #: Bump to force every document to be re-processed on the next sync (chunker or parser change).
 INGEST_VERSION = 3  # 2: links and document names extracted at sync; 3: converters
-
-
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """A passage of a canonical mirror. ``pos`` is the character offset of ``text`` in the mirror,
-    ``start_line``/``end_line`` are 1-based and inclusive."""
-
-    seq: int
-    pos: int
-    text: str
-    start_line: int
-    end_line: int
-    language: str | None = None
-    token_count: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentMeta:
-    """What sync extracts from a document besides its text."""
-
-    title: str | None = None
-    tags: tuple[str, ...] = ()
-    content_type: str | None = None
-    categories: tuple[str, ...] = ()
-    author: str | None = None
-    date: str | None = None  # ISO 8601 from frontmatter, when present
-    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,54 +148,6 @@ class SyncBatch:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredDocument:
-    """A document as the store returns it."""
-
-    collection: str
-    rel_path: str
-    abs_path: str
-    docid: str
-    source_hash: str
-    source_mime: str
-    source_ext: str
-    source_size: int
-    source_mtime_ns: int
-    mirror_hash: str
-    meta: DocumentMeta
-    converter_id: str
-    converter_version: str
-    active: bool
-    indexed_at: str
-    converter_warnings: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SearchFilters:
-    """The eligible set of a search, applied BEFORE any candidate limit."""
-
-    collections: tuple[str, ...] | None = None
-    path_prefix: str | None = None
-    tags_all: tuple[str, ...] = ()
-    tags_any: tuple[str, ...] = ()
-    since_ns: int | None = None  # on the document date (frontmatter date, else mtime)
-    until_ns: int | None = None
-    categories: tuple[str, ...] = ()
-    author: str | None = None
-    lang: str | None = None
-    exclude_terms: tuple[str, ...] = ()
-    # Memory recall: only current, valid fact records sharing a scope with these.
-    memory_scopes: tuple[str, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class LexicalHit:
-    """A document the lexical index matched, with its raw BM25 relevance (larger is better)."""
-
-    document: StoredDocument
-    bm25: float
-
-
-@dataclass(frozen=True, slots=True)
 class FailureRecord:
     """A recorded ingest failure with the time it was seen."""
 
@@ -184,43 +163,6 @@ class IndexCounts:
     chunks: int
     embedded: int
     failed: int
-
-
-# -- the keyword query, as the lexical index receives it -------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    """One lowercase word; ``prefix`` matches any word starting with it."""
-
-    text: str
-    prefix: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Phrase:
-    """Consecutive lowercase words."""
-
-    words: tuple[str, ...]
-
-
-Clause = Term | Phrase
-
-
-@dataclass(frozen=True, slots=True)
-class LexicalQuery:
-    raw: str
-    optional: tuple[Clause, ...] = ()
-    required: tuple[Clause, ...] = ()
-    excluded: tuple[Clause, ...] = ()
-
-    def positive_words(self) -> tuple[str, ...]:
-        """Every word of the optional and required clauses, in query order, without repeats."""
-        seen: dict[str, None] = {}
-        for clause in (*self.required, *self.optional):
-            for word in clause.words if isinstance(clause, Phrase) else (clause.text,):
-                seen.setdefault(word, None)
-        return tuple(seen)
 
 
 # -- links between documents (``gno_core.links``) --------------------------------------------

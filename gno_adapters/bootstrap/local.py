@@ -11,7 +11,6 @@ from gno_adapters.clock import SystemClock
 from gno_adapters.config import GnoPaths, YamlConfigRepository, resolve_paths
 from gno_adapters.files.lease import FileWriteLease
 from gno_adapters.files.notes import LocalNoteFiles
-from gno_adapters.files.refactor_commit import JournaledCommit
 from gno_adapters.sqlite import ApswIndexProvider
 from gno_core.errors import NotFoundError
 from gno_core.index_handle import IndexHandle
@@ -22,6 +21,7 @@ if TYPE_CHECKING:
 
     from gno_adapters.bootstrap.model_wiring import SemanticModels
     from gno_adapters.converters.sandbox import SandboxedConverters
+    from gno_adapters.files.refactor_commit import JournaledCommit
     from gno_adapters.watch.feed import WatchfilesFeed
     from gno_core.domain import SourceFile
     from gno_core.facade import Gno
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     )
     from gno_core.ports.converters import Converted, ConvertLimits
     from gno_core.ports.lease import Cancelled
+    from gno_core.ports.refactors import FileChange, RecoveryReport
 
 
 class _LazySourceTree:
@@ -213,6 +214,28 @@ def choose_generator(config: ConfigRepository, env: Mapping[str, str]) -> Genera
     )
 
 
+class _LazyRefactorCommit:
+    """``RefactorCommit`` that imports the journaled commit on first use (rename, move,
+    duplicate, and the recovery a sync runs)."""
+
+    def __init__(self, journal_dir: str) -> None:
+        self._journal_dir = journal_dir
+        self._real: JournaledCommit | None = None
+
+    def _commit(self) -> JournaledCommit:
+        if self._real is None:
+            from gno_adapters.files.refactor_commit import JournaledCommit
+
+            self._real = JournaledCommit(self._journal_dir, background_cleanup=True)
+        return self._real
+
+    def commit(self, changes: Sequence[FileChange], journal_id: str) -> None:
+        self._commit().commit(changes, journal_id)
+
+    def recover(self) -> list[RecoveryReport]:
+        return self._commit().recover()
+
+
 class _LazyFrontmatterParser:
     """``FrontmatterParser`` that builds the ruamel.yaml parser on first use (sync only)."""
 
@@ -271,8 +294,6 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
         generator=LazyGenerator(config, os.environ if env is None else env),
         converter=_LazyConverter(),
         changes=_LazyChangeFeed(),
-        refactor_commit=JournaledCommit(
-            os.path.join(paths.data_dir, "refactor-journal"), background_cleanup=True
-        ),
+        refactor_commit=_LazyRefactorCommit(os.path.join(paths.data_dir, "refactor-journal")),
     )
     return build(adapters)

@@ -10,7 +10,6 @@ without validation (``model_construct``), from data that was validated when it w
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import json
 import types
@@ -48,11 +47,7 @@ class YamlConfigRepository:
         self._cache: tuple[tuple[int, int, int], GnoConfig] | None = None
         self._yaml_rt: YAML | None = None
         # The parsed-config cache shared by new processes (None: parse every time).
-        self._cache_file = (
-            cache_dir / "config" / (hashlib.sha256(str(path).encode()).hexdigest()[:24] + ".json")
-            if cache_dir is not None
-            else None
-        )
+        self._cache_dir = cache_dir
 
     @property
     def _yaml(self) -> YAML:
@@ -64,6 +59,15 @@ class YamlConfigRepository:
             yaml.indent(mapping=2, sequence=4, offset=2)
             self._yaml_rt = yaml
         return self._yaml_rt
+
+    @property
+    def _cache_file(self) -> Path | None:
+        if self._cache_dir is None:
+            return None
+        import hashlib  # OpenSSL: loaded by the commands that read the configuration only
+
+        name = hashlib.sha256(str(self._path).encode()).hexdigest()[:24] + ".json"
+        return self._cache_dir / "config" / name
 
     @property
     def location(self) -> str:
@@ -108,6 +112,8 @@ class YamlConfigRepository:
         return (st.st_mtime_ns, st.st_size, st.st_ino)
 
     def _parse(self) -> GnoConfig:
+        import hashlib
+
         import pydantic
 
         from gno_core.config import GnoConfig
@@ -131,10 +137,11 @@ class YamlConfigRepository:
         return config
 
     def _cached(self, digest: str) -> GnoConfig | None:
-        if self._cache_file is None:
+        cache_file = self._cache_file
+        if cache_file is None:
             return None
         try:
-            entry = json.loads(self._cache_file.read_bytes())
+            entry = json.loads(cache_file.read_bytes())
             if entry.get("format") != CACHE_FORMAT or entry.get("gno") != __version__:
                 return None
             if entry.get("sha256") != digest:
@@ -147,7 +154,8 @@ class YamlConfigRepository:
             return None
 
     def _store_cached(self, digest: str, config: GnoConfig) -> None:
-        if self._cache_file is None:
+        cache_file = self._cache_file
+        if cache_file is None:
             return
         entry = {
             "format": CACHE_FORMAT,
@@ -157,7 +165,7 @@ class YamlConfigRepository:
         }
         # A read-only cache directory only means that every process parses, as without a cache.
         with contextlib.suppress(OSError):
-            atomic_write(self._cache_file, json.dumps(entry).encode("utf-8"))
+            atomic_write(cache_file, json.dumps(entry).encode("utf-8"))
 
     def save(self, config: GnoConfig) -> None:
         fresh = config.model_dump(mode="json", by_alias=True)

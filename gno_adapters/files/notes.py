@@ -16,8 +16,8 @@ import os
 import stat
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from gno_core.domain import SourceFile
 from gno_core.errors import (
     DuplicateError,
     GnoError,
@@ -27,6 +27,9 @@ from gno_core.errors import (
     RuntimeFailure,
     ValidationError,
 )
+
+if TYPE_CHECKING:
+    from gno_core.domain import SourceFile
 
 __all__ = ["TEMP_PREFIX", "LocalNoteFiles"]
 
@@ -106,6 +109,8 @@ def _walk_to(root: str, parts: list[str], rel_path: str, *, create: bool) -> Ite
 
 
 def _source(root: str, rel_path: str, info: os.stat_result) -> SourceFile:
+    from gno_core.domain import SourceFile  # sync values: not on a read's import path
+
     return SourceFile(
         rel_path, os.path.join(root, *rel_path.split("/")), info.st_size, info.st_mtime_ns
     )

@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from gno_adapters.sqlite import lexical
-from gno_core.domain import Chunk, StoredDocument
+from gno_core.read_values import Chunk, StoredDocument
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

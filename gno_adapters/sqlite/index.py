@@ -15,18 +15,18 @@ from gno_adapters.fsutil import ensure_private_dir, ensure_private_file
 from gno_adapters.sqlite.connection import connect, load_vector_extension
 from gno_adapters.sqlite.documents import ApswDocuments
 from gno_adapters.sqlite.errors import translate_errors
-from gno_adapters.sqlite.ledger import ApswLedger
 from gno_adapters.sqlite.lexical import ApswLexical
-from gno_adapters.sqlite.links import ApswLinks
-from gno_adapters.sqlite.memory import ApswMemory
 from gno_adapters.sqlite.migrations import migrate
 from gno_adapters.sqlite.rows import Rows
-from gno_adapters.sqlite.stats import ApswStats
 from gno_core.errors import RuntimeFailure
 from gno_core.ports.index import Index
 
 if TYPE_CHECKING:
     from gno_core.ports.clock import Clock
+    from gno_core.ports.ledger import SyncLedger
+    from gno_core.ports.links import LinkStore
+    from gno_core.ports.memory import MemoryStore
+    from gno_core.ports.stats import IndexStats
     from gno_core.ports.vectors import VectorIndex
 
 __all__ = ["ApswIndexProvider", "open_apsw_index"]
@@ -57,6 +57,28 @@ def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -
             vec_version = load_vector_extension(conn) if vector_extension else None
         return ApswVectors(rows, clock, vec_version)
 
+    # The ledger, statistics, links and memory ports (and the domain values they read and
+    # write) load on first use: a keyword search reads documents and the lexical index only.
+    def open_ledger() -> SyncLedger:
+        from gno_adapters.sqlite.ledger import ApswLedger
+
+        return ApswLedger(rows, clock)
+
+    def open_stats() -> IndexStats:
+        from gno_adapters.sqlite.stats import ApswStats
+
+        return ApswStats(rows)
+
+    def open_links() -> LinkStore:
+        from gno_adapters.sqlite.links import ApswLinks
+
+        return ApswLinks(rows)
+
+    def open_memory() -> MemoryStore:
+        from gno_adapters.sqlite.memory import ApswMemory
+
+        return ApswMemory(rows)
+
     def close() -> None:
         nonlocal closed
         if not closed:
@@ -66,12 +88,12 @@ def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -
 
     return Index(
         documents=ApswDocuments(rows),
-        ledger=ApswLedger(rows, clock),
-        stats=ApswStats(rows),
+        ledger=open_ledger,
+        stats=open_stats,
         lexical=ApswLexical(rows),
         vectors=open_vectors,
-        links=ApswLinks(rows),
-        memory=ApswMemory(rows),
+        links=open_links,
+        memory=open_memory,
         closer=close,
     )
 

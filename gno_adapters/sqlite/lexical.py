@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gno_adapters.sqlite.connection import fold
-from gno_adapters.sqlite.memory import memory_filter_sql
 from gno_adapters.sqlite.migrations import FTS_TOKENIZER
 from gno_adapters.sqlite.rows import DOC_COLUMNS, Rows, to_document
-from gno_core.domain import Clause, LexicalHit, LexicalQuery, Phrase, SearchFilters, Term
+from gno_core.read_values import Clause, LexicalHit, LexicalQuery, Phrase, SearchFilters, Term
 from gno_core.retrieval.query import exclusion_clauses, words_of
 from gno_core.text.cjk import SEGMENTER_ID, query_units
 
@@ -119,6 +118,8 @@ def filter_sql(f: SearchFilters, alias: str = "d") -> FilterSql:
         )
         params.extend((want, len(want) + 1, want + "-"))
     if f.memory_scopes is not None:
+        from gno_adapters.sqlite.memory import memory_filter_sql  # recall only
+
         condition, scope_params = memory_filter_sql(f.memory_scopes, alias)
         conds.append(condition)
         params.extend(scope_params)

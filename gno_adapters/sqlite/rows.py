@@ -9,8 +9,8 @@ from typing import Any
 import apsw
 
 from gno_adapters.sqlite.errors import translate_errors
-from gno_core.domain import DocumentMeta, StoredDocument
 from gno_core.identity import make_docid
+from gno_core.read_values import DocumentMeta, StoredDocument
 
 DOC_COLUMNS = (
     "d.collection, d.rel_path, d.abs_path, d.source_hash, d.source_mime, d.source_ext, "

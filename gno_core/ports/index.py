@@ -4,7 +4,7 @@ port over one shared connection; nothing here names the backend."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -21,37 +21,69 @@ if TYPE_CHECKING:
 class Index:
     """The ports of one open index. ``close`` releases what they share; idempotent.
 
-    ``vectors`` is a port or a function that opens it on first use: the vector machinery of a
-    backend (SQLite loads an extension) is then paid only by the commands that use vectors.
+    Each port is given as the port or as a function that opens it on first use: a backend then
+    pays for a port's machinery (SQLite loads an extension for vectors; each port's module and
+    the domain values it returns) only in the commands that use it; ``gno search`` reads
+    ``documents`` and ``lexical`` only.
     """
 
-    __slots__ = ("_vectors", "closer", "documents", "ledger", "lexical", "links", "memory", "stats")
+    __slots__ = ("_ports", "closer")
 
     def __init__(
         self,
-        documents: DocumentStore,
-        ledger: SyncLedger,
-        stats: IndexStats,
-        lexical: LexicalIndex,
+        documents: DocumentStore | Callable[[], DocumentStore],
+        ledger: SyncLedger | Callable[[], SyncLedger],
+        stats: IndexStats | Callable[[], IndexStats],
+        lexical: LexicalIndex | Callable[[], LexicalIndex],
         vectors: VectorIndex | Callable[[], VectorIndex],
-        links: LinkStore,
-        memory: MemoryStore,
+        links: LinkStore | Callable[[], LinkStore],
+        memory: MemoryStore | Callable[[], MemoryStore],
         closer: Callable[[], None] = lambda: None,
     ) -> None:
-        self.documents = documents
-        self.ledger = ledger
-        self.stats = stats
-        self.lexical = lexical
-        self._vectors = vectors
-        self.links = links
-        self.memory = memory
+        self._ports: dict[str, object] = {
+            "documents": documents,
+            "ledger": ledger,
+            "stats": stats,
+            "lexical": lexical,
+            "vectors": vectors,
+            "links": links,
+            "memory": memory,
+        }
         self.closer = closer
+
+    def _port(self, name: str) -> Any:
+        port = self._ports[name]
+        if callable(port):
+            port = self._ports[name] = port()
+        return port
+
+    @property
+    def documents(self) -> DocumentStore:
+        return cast("DocumentStore", self._port("documents"))
+
+    @property
+    def ledger(self) -> SyncLedger:
+        return cast("SyncLedger", self._port("ledger"))
+
+    @property
+    def stats(self) -> IndexStats:
+        return cast("IndexStats", self._port("stats"))
+
+    @property
+    def lexical(self) -> LexicalIndex:
+        return cast("LexicalIndex", self._port("lexical"))
 
     @property
     def vectors(self) -> VectorIndex:
-        if callable(self._vectors):
-            self._vectors = self._vectors()
-        return self._vectors
+        return cast("VectorIndex", self._port("vectors"))
+
+    @property
+    def links(self) -> LinkStore:
+        return cast("LinkStore", self._port("links"))
+
+    @property
+    def memory(self) -> MemoryStore:
+        return cast("MemoryStore", self._port("memory"))
 
     def close(self) -> None:
         self.closer()

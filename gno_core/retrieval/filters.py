@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.index_handle import require_collection
+from gno_core.read_values import SearchFilters, StoredDocument
 from gno_core.retrieval.dates import parse_bound
 from gno_core.retrieval.query import words_of
 

@@ -12,8 +12,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from gno_core.domain import Clause, LexicalQuery, Phrase, Term
 from gno_core.errors import ValidationError
+from gno_core.read_values import Clause, LexicalQuery, Phrase, Term
 
 MAX_QUERY_CHARS = 2000
 MAX_CLAUSES = 64

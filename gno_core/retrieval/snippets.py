@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gno_core.domain import Chunk
+from gno_core.read_values import Chunk
 
 SNIPPET_MAX_LINES = 4
 SNIPPET_MAX_CHARS = 320

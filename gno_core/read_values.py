@@ -1,0 +1,135 @@
+"""The domain values a read needs: documents and chunks as the store returns them, the search
+filters, the keyword query and the lexical hits (plain frozen dataclasses, no I/O).
+
+``gno_core.domain`` names them too; they live apart so that a keyword search (``gno search``)
+creates these ten classes and not the sync, link and memory values it never uses (a frozen
+dataclass costs most of a millisecond to create).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "Chunk",
+    "Clause",
+    "DocumentMeta",
+    "LexicalHit",
+    "LexicalQuery",
+    "Phrase",
+    "SearchFilters",
+    "StoredDocument",
+    "Term",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A passage of a canonical mirror. ``pos`` is the character offset of ``text`` in the mirror,
+    ``start_line``/``end_line`` are 1-based and inclusive."""
+
+    seq: int
+    pos: int
+    text: str
+    start_line: int
+    end_line: int
+    language: str | None = None
+    token_count: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentMeta:
+    """What sync extracts from a document besides its text."""
+
+    title: str | None = None
+    tags: tuple[str, ...] = ()
+    content_type: str | None = None
+    categories: tuple[str, ...] = ()
+    author: str | None = None
+    date: str | None = None  # ISO 8601 from frontmatter, when present
+    language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDocument:
+    """A document as the store returns it."""
+
+    collection: str
+    rel_path: str
+    abs_path: str
+    docid: str
+    source_hash: str
+    source_mime: str
+    source_ext: str
+    source_size: int
+    source_mtime_ns: int
+    mirror_hash: str
+    meta: DocumentMeta
+    converter_id: str
+    converter_version: str
+    active: bool
+    indexed_at: str
+    converter_warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilters:
+    """The eligible set of a search, applied BEFORE any candidate limit."""
+
+    collections: tuple[str, ...] | None = None
+    path_prefix: str | None = None
+    tags_all: tuple[str, ...] = ()
+    tags_any: tuple[str, ...] = ()
+    since_ns: int | None = None  # on the document date (frontmatter date, else mtime)
+    until_ns: int | None = None
+    categories: tuple[str, ...] = ()
+    author: str | None = None
+    lang: str | None = None
+    exclude_terms: tuple[str, ...] = ()
+    # Memory recall: only current, valid fact records sharing a scope with these.
+    memory_scopes: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalHit:
+    """A document the lexical index matched, with its raw BM25 relevance (larger is better)."""
+
+    document: StoredDocument
+    bm25: float
+
+
+# -- the keyword query, as the lexical index receives it -------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One lowercase word; ``prefix`` matches any word starting with it."""
+
+    text: str
+    prefix: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """Consecutive lowercase words."""
+
+    words: tuple[str, ...]
+
+
+Clause = Term | Phrase
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalQuery:
+    raw: str
+    optional: tuple[Clause, ...] = ()
+    required: tuple[Clause, ...] = ()
+    excluded: tuple[Clause, ...] = ()
+
+    def positive_words(self) -> tuple[str, ...]:
+        """Every word of the optional and required clauses, in query order, without repeats."""
+        seen: dict[str, None] = {}
+        for clause in (*self.required, *self.optional):
+            for word in clause.words if isinstance(clause, Phrase) else (clause.text,):
+                seen.setdefault(word, None)
+        return tuple(seen)
