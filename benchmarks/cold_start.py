@@ -80,8 +80,8 @@ def main() -> int:
     )
     parser.add_argument(
         "--before",
-        help="a checkout of an earlier gno: its `gno search` runs in the same rounds, for a "
-        "before/after figure",
+        help="a checkout of an earlier gno: each gno command (but --help) also runs from it, in "
+        "the same rounds, for before/after figures",
     )
     parser.add_argument("--only", help="comma list of command labels to run (and baselines)")
     args = parser.parse_args()
@@ -118,11 +118,12 @@ def main() -> int:
         todo = {k: v for k, v in todo.items() if k in wanted or k.startswith("python3")}
     envs = {label: env for label in todo}
     if args.before:
-        label = "gno search (before)"
         # ``-P``: not the current directory first on ``sys.path`` (``-m`` would put it there, and
         # a run from a checkout would time that checkout's code, not ``--before``'s).
-        todo[label] = [py, "-P", "-m", "gno_cli.main", *todo["gno search"][len(gno) :]]
-        envs[label] = {**env, "PYTHONPATH": str(Path(args.before).resolve())}
+        for label in [k for k in todo if k.startswith("gno ") and k != "gno --help"]:
+            before = f"{label} (before)"
+            todo[before] = [py, "-P", "-m", "gno_cli.main", *todo[label][len(gno) :]]
+            envs[before] = {**env, "PYTHONPATH": str(Path(args.before).resolve())}
         for package in ("gno_core", "gno_adapters", "gno_cli"):
             compileall.compile_dir(str(Path(args.before) / package), quiet=1)
     for label, cmd in todo.items():  # warm the page cache and the config cache once

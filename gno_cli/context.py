@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -14,6 +16,7 @@ if TYPE_CHECKING:
 class Context:
     args: argparse.Namespace
     _gno: Gno | None = field(default=None, init=False)
+    _loading: threading.Thread | None = field(default=None, init=False)
 
     @property
     def json(self) -> bool:
@@ -31,7 +34,24 @@ class Context:
             self._gno = open_gno(self.args.index, self.args.config)
         return self._gno
 
+    def load_embedder_meanwhile(self) -> None:
+        """Start loading the embedding model on a thread (``vsearch``, ``query``): most of the
+        load runs outside the GIL, beside the command's own imports, request validation and
+        index opening, and the first embedding waits for it. A failure is left for the search
+        to report with its own error; ``close`` waits for the thread."""
+        gno = self.gno
+
+        def load() -> None:
+            with contextlib.suppress(Exception):
+                gno.load_embedder()
+
+        self._loading = threading.Thread(target=load, name="gno-load-embedder")
+        self._loading.start()
+
     def close(self) -> None:
+        if self._loading is not None:
+            self._loading.join()
+            self._loading = None
         if self._gno is not None:
             self._gno.close()
             self._gno = None

@@ -4,6 +4,7 @@ cache, the pid-file resident probe; ``open_gno`` builds a facade over it."""
 from __future__ import annotations
 
 import os
+import threading
 from typing import TYPE_CHECKING, Any
 
 from gno_adapters.bootstrap.adapters import Adapters, build
@@ -132,13 +133,17 @@ class _LazySemanticModels:
         self._models_dir = models_dir
         self._env = env
         self._chosen: SemanticModels | None = None
+        # ``gno vsearch``/``query`` load the embedder on a thread while the command goes on:
+        # both threads must get the same models.
+        self._lock = threading.Lock()
 
     def _resolved(self) -> SemanticModels:
-        if self._chosen is None:
-            from gno_adapters.bootstrap.model_wiring import SemanticModels
+        with self._lock:
+            if self._chosen is None:
+                from gno_adapters.bootstrap.model_wiring import SemanticModels
 
-            self._chosen = SemanticModels(self._models_dir, self._env)
-        return self._chosen
+                self._chosen = SemanticModels(self._models_dir, self._env)
+            return self._chosen
 
     @property
     def embedder(self) -> Embedder | None:

@@ -103,6 +103,10 @@ class LazyOnnxEmbedder:
     def embed_batch(self, texts: Sequence[str]) -> list[Vector]:
         return self._embedder().embed_batch(texts)
 
+    def load(self) -> None:
+        """Load the tokenizer and the session now (``MODEL_UNAVAILABLE`` when they cannot)."""
+        self._embedder().load()
+
 
 class LazyOnnxReranker:
     """A ``Reranker`` that builds the ``OnnxReranker`` on the first ``score``."""

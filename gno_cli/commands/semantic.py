@@ -52,6 +52,7 @@ def _similar_options(s: argparse.ArgumentParser) -> None:
 
 
 def run_vsearch(ctx: Context) -> int:
+    ctx.load_embedder_meanwhile()
     return print_results(ctx, ctx.gno.vsearch(request_from(ctx.args)))
 
 
@@ -83,6 +84,7 @@ def run_query(ctx: Context) -> int:
         from gno_cli.commands.evidence import run_diagnose
 
         return run_diagnose(ctx, ctx.args.diagnose)
+    ctx.load_embedder_meanwhile()
     results = ctx.gno.query(query_request(ctx.args))
     code = print_results(ctx, results)
     if not ctx.json and not ctx.args.files:

@@ -37,6 +37,15 @@ class ReadCalls(FacadeBase):
         """``search`` as plain ranked hits (what ``gno search`` prints), no contracts built."""
         return self.retrieval.keyword_hits(request)
 
+    def load_embedder(self) -> None:
+        """Load the embedding model now, when one is configured and can load ahead of its
+        first use (``MODEL_UNAVAILABLE`` when it cannot). ``gno vsearch`` and ``gno query`` run
+        this on a thread, so that the model loads while the command reads its request and
+        opens the index; the search then waits for the load."""
+        load = getattr(self._models.embedder, "load", None)
+        if callable(load):
+            load()
+
     def vsearch(self, request: SearchRequest) -> SearchResults:
         """Vector search: the documents nearest the query by meaning (filters first)."""
         return self.retrieval.vsearch(request)

@@ -29,6 +29,17 @@ def test_lazy_identity_matches_the_real_embedder(
     assert not lazy.loaded
 
 
+def test_load_loads_once_ahead_of_the_first_embedding(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    location = ModelStore(models_dir(tmp_path_factory)).resolve(ModelRole.EMBED)
+    lazy = LazyOnnxEmbedder(location)
+    lazy.load()
+    assert lazy.loaded
+    real = OnnxEmbedder(location)
+    assert lazy.embed_batch(["a query"]) == real.embed_batch(["a query"])
+
+
 def test_environment_chooses_precision(tmp_path_factory: pytest.TempPathFactory) -> None:
     base = models_dir(tmp_path_factory)
     default = SemanticModels(base, {}).embedder
