@@ -12,7 +12,8 @@ if TYPE_CHECKING:
     from gno_cli.context import Context
     from gno_core.contracts import SearchResults
     from gno_core.contracts.search_request import SearchRequest
-    from gno_core.retrieval.lexical import KeywordHit
+    from gno_core.retrieval.ask import SearchAsk
+    from gno_core.retrieval.lexical import RankedHit
 
 
 def add_retrieval_options(p: argparse.ArgumentParser) -> None:
@@ -66,8 +67,8 @@ def print_results(ctx: Context, results: SearchResults) -> int:
     return _print_rows(ctx, results.meta.query, rows)
 
 
-def print_hits(ctx: Context, query: str, hits: list[KeywordHit]) -> int:
-    """``print_results`` for the text and ``--files`` output of ``gno search``, from the hits
+def print_hits(ctx: Context, query: str, hits: list[RankedHit]) -> int:
+    """``print_results`` for the text and ``--files`` output of ``search``/``vsearch``, from the hits
     themselves (the same lines, without building the result contracts)."""
     rows = [
         _Row(
@@ -100,17 +101,24 @@ def _print_rows(ctx: Context, query: str, rows: list[_Row]) -> int:
     return 0
 
 
-def run_search(ctx: Context) -> int:
-    if not ctx.json:
-        # Text and ``--files``: values the request's own rules accept run without pydantic
-        # (a new process skips ~70 ms of pydantic import and class building); anything else,
-        # and ``--json``, goes through ``SearchRequest`` and the result contracts.
-        from gno_core.contracts.fields import plain_values
-        from gno_core.contracts.search_fields import SEARCH_FIELDS
+def plain_request(ctx: Context) -> SearchAsk | None:
+    """The request of ``gno search``/``vsearch`` without pydantic, for their text and
+    ``--files`` output, when the request's own rules accept the values (a new process skips
+    ~70-100 ms of pydantic import and class building); ``None`` for ``--json`` and for anything
+    the check cannot judge, which go through ``SearchRequest`` and the result contracts."""
+    if ctx.json:
+        return None
+    from gno_core.contracts.fields import plain_values
+    from gno_core.contracts.search_fields import SEARCH_FIELDS
 
-        given = {s.name: getattr(ctx.args, s.name, None) for s in SEARCH_FIELDS}
-        values = _listing_limit(ctx.args, {k: v for k, v in given.items() if v is not None})
-        plain = plain_values(SEARCH_FIELDS, values)
-        if plain is not None:
-            return print_hits(ctx, plain.query, ctx.gno.keyword_hits(plain))
+    given = {s.name: getattr(ctx.args, s.name, None) for s in SEARCH_FIELDS}
+    values = _listing_limit(ctx.args, {k: v for k, v in given.items() if v is not None})
+    plain: SearchAsk | None = plain_values(SEARCH_FIELDS, values)
+    return plain
+
+
+def run_search(ctx: Context) -> int:
+    plain = plain_request(ctx)
+    if plain is not None:
+        return print_hits(ctx, plain.query, ctx.gno.keyword_hits(plain))
     return print_results(ctx, ctx.gno.search(request_from(ctx.args)))

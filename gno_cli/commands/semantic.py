@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from gno_cli.commands.search import (
     add_retrieval_options,
+    plain_request,
+    print_hits,
     print_results,
     request_from,
     retrieval_values,
@@ -53,6 +55,9 @@ def _similar_options(s: argparse.ArgumentParser) -> None:
 
 def run_vsearch(ctx: Context) -> int:
     ctx.load_embedder_meanwhile()
+    plain = plain_request(ctx)
+    if plain is not None:
+        return print_hits(ctx, plain.query, ctx.gno.vector_hits(plain))
     return print_results(ctx, ctx.gno.vsearch(request_from(ctx.args)))
 
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from gno_core.contracts.search_request import SearchRequest
     from gno_core.contracts.similar import SimilarResults
     from gno_core.retrieval.ask import SearchAsk
-    from gno_core.retrieval.lexical import KeywordHit
+    from gno_core.retrieval.lexical import RankedHit
 
 __all__ = ["ReadCalls"]
 
@@ -33,9 +33,13 @@ class ReadCalls(FacadeBase):
         """BM25 keyword search with filters applied before the limit."""
         return self.retrieval.search(request)
 
-    def keyword_hits(self, request: SearchAsk) -> list[KeywordHit]:
+    def keyword_hits(self, request: SearchAsk) -> list[RankedHit]:
         """``search`` as plain ranked hits (what ``gno search`` prints), no contracts built."""
         return self.retrieval.keyword_hits(request)
+
+    def vector_hits(self, request: SearchAsk) -> list[RankedHit]:
+        """``vsearch`` as plain ranked hits (what ``gno vsearch`` prints), no contracts built."""
+        return self.retrieval.vector_hits(request)
 
     def load_embedder(self) -> None:
         """Load the embedding model now, when one is configured and can load ahead of its

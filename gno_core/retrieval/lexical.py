@@ -22,11 +22,11 @@ if TYPE_CHECKING:
     from gno_core.ports import Index
     from gno_core.retrieval.ask import SearchAsk
 
-__all__ = ["KeywordHit", "LexicalSearch"]
+__all__ = ["LexicalSearch", "RankedHit"]
 
 
 @dataclass(frozen=True, slots=True)
-class KeywordHit:
+class RankedHit:
     """One ranked document: its score relative to the best hit (0-1], URI and best passage."""
 
     document: StoredDocument
@@ -40,9 +40,7 @@ class LexicalSearch:
         self.index = index
         self._uri = uri
 
-    def hits(
-        self, request: SearchAsk, filters: SearchFilters, *, recency: bool
-    ) -> list[KeywordHit]:
+    def hits(self, request: SearchAsk, filters: SearchFilters, *, recency: bool) -> list[RankedHit]:
         """Scores are BM25 relative to the best hit (0-1]; ``VALIDATION`` for a bad query."""
         query = parse_query(request.query)
         fetch = request.limit * 3 if recency else request.limit
@@ -55,14 +53,14 @@ class LexicalSearch:
         intent_words = tuple(words_of(request.intent)) if request.intent else ()
         # One read for every hit's chunks rather than one per hit.
         chunks = self.index.documents.chunks_for([h.document.mirror_hash for h in hits])
-        ranked: list[KeywordHit] = []
+        ranked: list[RankedHit] = []
         for hit in hits:
             score = round(hit.bm25 / top, 6) if top > 0 else 1.0
             if request.min_score is not None and score < request.min_score:
                 continue
             doc = hit.document
             passage = best_passage(chunks.get(doc.mirror_hash, ()), words, intent_words)
-            ranked.append(KeywordHit(doc, min(1.0, max(0.0, score)), self._uri(doc), passage))
+            ranked.append(RankedHit(doc, min(1.0, max(0.0, score)), self._uri(doc), passage))
         return ranked
 
     def search(self, request: SearchAsk, filters: SearchFilters, *, recency: bool) -> SearchResults:

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from gno_core.index_handle import IndexHandle
     from gno_core.ports import SemanticModels
     from gno_core.retrieval.ask import SearchAsk
-    from gno_core.retrieval.lexical import KeywordHit
+    from gno_core.retrieval.lexical import RankedHit
+    from gno_core.retrieval.vector import VectorSearch
 
 __all__ = ["Retrieval"]
 
@@ -43,7 +44,7 @@ class Retrieval:
         searcher = LexicalSearch(self.handle.index, self.handle.uri)
         return searcher.search(request, self._filters(request), recency=_recency(request))
 
-    def keyword_hits(self, request: SearchAsk) -> list[KeywordHit]:
+    def keyword_hits(self, request: SearchAsk) -> list[RankedHit]:
         """``search`` as plain hits, without the result contracts (``gno search``'s text)."""
         searcher = LexicalSearch(self.handle.index, self.handle.uri)
         return searcher.hits(request, self._filters(request), recency=_recency(request))
@@ -51,12 +52,18 @@ class Retrieval:
     def vsearch(self, request: SearchRequest) -> SearchResults:
         """Vector search (filters first); ``MODEL_UNAVAILABLE`` without an embedder, ``RUNTIME``
         when nothing is embedded."""
+        return self._vector_search().vsearch(request, self._filters(request))
+
+    def vector_hits(self, request: SearchAsk) -> list[RankedHit]:
+        """``vsearch`` as plain hits, without the result contracts (``gno vsearch``'s text)."""
+        return self._vector_search().hits(request, self._filters(request))
+
+    def _vector_search(self) -> VectorSearch:
         from gno_core.retrieval.results import ResultBuilder
         from gno_core.retrieval.vector import VectorSearch, require_embedder
 
         embedder = require_embedder(self._models.embedder)
-        searcher = VectorSearch(self.handle.index, embedder, ResultBuilder(self.handle.name))
-        return searcher.vsearch(request, self._filters(request))
+        return VectorSearch(self.handle.index, embedder, ResultBuilder(self.handle.name))
 
     def query(self, request: QueryRequest) -> SearchResults:
         """Hybrid search: BM25 and vectors fused, reranked when a reranker is present; degrades

@@ -1,31 +1,33 @@
-"""Result assembly shared by the retrieval modes: a ranked document becomes a ``SearchResult``."""
+"""Result assembly shared by the retrieval modes: a ranked document becomes a ``SearchResult``
+(the contracts load on first use: the plain paths of ``gno search`` and ``vsearch`` only take
+the passages from here)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gno_core.contracts import (
-    ConversionInfo,
-    ExplainLine,
-    SearchMeta,
-    SearchResult,
-    SnippetRange,
-    SourceInfo,
-)
+from gno_core import contracts
 from gno_core.identity import make_uri
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.retrieval.snippets import Passage, best_passage
 
 if TYPE_CHECKING:
-    from gno_core.contracts.search_request import SearchRequest
+    from gno_core.contracts import (
+        ConversionInfo,
+        ExplainLine,
+        SearchMeta,
+        SearchResult,
+        SourceInfo,
+    )
     from gno_core.domain import Chunk, SearchFilters, StoredDocument
+    from gno_core.retrieval.ask import SearchAsk
     from gno_core.retrieval.fusion import Fused
     from gno_core.retrieval.graph_expansion import GraphVia
 
 
 def source_info(doc: StoredDocument) -> SourceInfo:
-    return SourceInfo(
+    return contracts.SourceInfo(
         abs_path=doc.abs_path,
         rel_path=doc.rel_path,
         mime=doc.source_mime,
@@ -41,7 +43,7 @@ def conversion_info(doc: StoredDocument) -> ConversionInfo | None:
     Markdown and text, whose mirror is the file itself."""
     if doc.converter_id.startswith("native/"):
         return None
-    return ConversionInfo(
+    return contracts.ConversionInfo(
         converter_id=doc.converter_id,
         converter_version=doc.converter_version,
         mirror_hash=doc.mirror_hash,
@@ -83,7 +85,7 @@ class ResultBuilder:
         return make_uri(doc.collection, doc.rel_path, self.index_name)
 
     def build(self, doc: StoredDocument, score: float, passage: Passage | None) -> SearchResult:
-        return SearchResult(
+        return contracts.SearchResult(
             docid=doc.docid,
             score=round(clamp01(score), 6),
             uri=self.uri(doc),
@@ -93,7 +95,9 @@ class ResultBuilder:
             categories=list(doc.meta.categories) or None,
             snippet_language=(passage.chunk.language if passage else None) or doc.meta.language,
             snippet=passage.text if passage else "",
-            snippet_range=SnippetRange(start_line=passage.start_line, end_line=passage.end_line)
+            snippet_range=contracts.SnippetRange(
+                start_line=passage.start_line, end_line=passage.end_line
+            )
             if passage
             else None,
             source=source_info(doc),
@@ -101,9 +105,9 @@ class ResultBuilder:
         )
 
 
-def base_meta(request: SearchRequest, filters: SearchFilters, **extra: object) -> SearchMeta:
+def base_meta(request: SearchAsk, filters: SearchFilters, **extra: object) -> SearchMeta:
     """The ``meta`` every retrieval mode echoes: the query and the filters it ran with."""
-    return SearchMeta.model_validate(
+    return contracts.SearchMeta.model_validate(
         {
             "query": request.query,
             "total_results": 0,
@@ -147,6 +151,6 @@ def receipt(
         message += f", graph: {way} seed #{link.seed_rank} {seed_uri} ({link.confidence})"
     if "rerank" in parts:
         message += f", rerank {parts['rerank']:.4f}"
-    return ExplainLine(
+    return contracts.ExplainLine(
         stage="result", message=message + f" -> {final:.4f}", rank=rank, uri=uri, scores=scores
     )

@@ -6,17 +6,25 @@ from __future__ import annotations
 import math
 from array import array
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from gno_core.contracts import SearchResults
-from gno_core.contracts.search_request import SearchRequest
-from gno_core.contracts.similar import SimilarDocument, SimilarMeta, SimilarResults
-from gno_core.domain import SearchFilters, StoredDocument
+from gno_core import contracts
 from gno_core.errors import ModelUnavailableError, RuntimeFailure, ValidationError
 from gno_core.identity import make_uri
-from gno_core.ports.embedder import Embedder, Vector
-from gno_core.ports.index import Index
+from gno_core.read_values import SearchFilters
+from gno_core.retrieval.lexical import RankedHit
 from gno_core.retrieval.query import STOPWORDS, words_of
 from gno_core.retrieval.results import ResultBuilder, base_meta, chunk_passage, clamp01
+
+if TYPE_CHECKING:
+    # The contracts load when a result is built: ``gno vsearch``'s text output prints the
+    # ranked hits themselves (``hits``).
+    from gno_core.contracts import SearchResults
+    from gno_core.contracts.similar import SimilarResults
+    from gno_core.ports.embedder import Embedder, Vector
+    from gno_core.ports.index import Index
+    from gno_core.read_values import StoredDocument
+    from gno_core.retrieval.ask import SearchAsk
 
 
 def distance_score(distance: float) -> float:
@@ -59,7 +67,7 @@ class VectorSearch:
     embedder: Embedder
     results: ResultBuilder
 
-    def vsearch(self, request: SearchRequest, filters: SearchFilters) -> SearchResults:
+    def hits(self, request: SearchAsk, filters: SearchFilters) -> list[RankedHit]:
         """The ``limit`` eligible documents nearest the query; score = 1 - distance / 2."""
         require_vectors(self.index, self.embedder)
         (query,) = self.embedder.embed_batch([self.embedder.profile.query(request.query)])
@@ -75,7 +83,17 @@ class VectorSearch:
             passage = chunk_passage(
                 chunks.get(hit.document.mirror_hash, ()), hit.seq, words, intent_words
             )
-            out.append(self.results.build(hit.document, score, passage))
+            doc = hit.document
+            out.append(RankedHit(doc, round(clamp01(score), 6), self.results.uri(doc), passage))
+        return out
+
+    def vsearch(self, request: SearchAsk, filters: SearchFilters) -> SearchResults:
+        """``hits`` as the ``search-results@1.0`` contract."""
+        from gno_core.contracts import SearchResults
+
+        out = [
+            self.results.build(h.document, h.score, h.passage) for h in self.hits(request, filters)
+        ]
         meta = base_meta(request, filters, mode="vector", vectors_used=True)
         meta.total_results = len(out)
         return SearchResults(results=out, meta=meta)
@@ -116,7 +134,7 @@ class VectorSearch:
             if threshold is not None and score < threshold:
                 continue
             similar.append(
-                SimilarDocument(
+                contracts.SimilarDocument(
                     docid=other.docid,
                     uri=make_uri(other.collection, other.rel_path, self.results.index_name),
                     title=other.meta.title,
@@ -125,9 +143,9 @@ class VectorSearch:
                 )
             )
         similar = similar[:limit]
-        return SimilarResults(
+        return contracts.SimilarResults(
             similar=similar,
-            meta=SimilarMeta(
+            meta=contracts.SimilarMeta(
                 docid=doc.docid,
                 uri=uri,
                 title=doc.meta.title,

@@ -136,3 +136,29 @@ def test_bad_query_modes_are_validation_errors(cli: Cli, tmp_path: Path) -> None
     assert cli("query", "x", "--query-mode", "hyde:a", "--query-mode", "hyde:b").code == 1
     assert cli("query", "x", "--query-mode", "term:   ").code == 1
     assert cli("query", "x", "-C", "0").code == 1
+
+
+def test_vsearch_text_from_plain_hits_equals_the_contract_path(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``gno vsearch`` prints its text and ``--files`` from plain hits, without pydantic; the
+    # same lines as through ``SearchRequest`` and the result contracts, errors included.
+    from gno_core.contracts import fields
+
+    cli.ok("collection", "add", str(corpus(tmp_path)), "--name", "notes")
+    cli.ok("index")
+    argvs = [
+        ["pets that purr"],
+        ["pets that purr", "--files", "-n", "2"],
+        ["pets", "--min-score", "0.6", "--intent", "cats"],
+        ["pets", "-c", "notes", "--exclude", "dog"],
+        ["pets", "-c", "nope"],
+        ["pets", "-n", "0"],
+    ]
+    for argv in argvs:
+        plain = cli("vsearch", *argv)
+        with monkeypatch.context() as m:
+            m.setattr(fields, "plain_values", lambda specs, values: None)
+            model = cli("vsearch", *argv)
+        assert (plain.code, plain.out, plain.err) == (model.code, model.out, model.err), argv
+    assert cli.ok("vsearch", "pets that purr").out.startswith("1. gno://notes/")
