@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gno_core.collector import collector_paused
 from gno_core.contracts.base import Prebuilt
 from gno_core.contracts.links import (
     BacklinksMeta,
@@ -103,8 +104,9 @@ class Links:
             source_collection = None
             if collection is not None:
                 source_collection = require_collection(handle.load_config(), collection).name
-            found = handle.index.links.mentions(doc.collection, doc.rel_path, source_collection)
-            backlinks = _wire_backlinks(found, handle.name)
+            with collector_paused():
+                found = handle.index.links.mentions(doc.collection, doc.rel_path, source_collection)
+                backlinks = _wire_backlinks(found, handle.name)
             meta = BacklinksMeta(
                 docid=doc.docid,
                 uri=handle.uri(doc),

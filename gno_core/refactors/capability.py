@@ -13,13 +13,12 @@ and, under the same lease, before any sync (``IndexRuns.sync``: ``gno update``, 
 
 from __future__ import annotations
 
-import gc
 import posixpath
 from collections import defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from gno_core.collector import collector_paused
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.contracts.refactors import (
     DuplicateNoteRequest,
@@ -138,7 +137,7 @@ class Refactors:
         index = self.handle.index
         key = (operation, collection.name, source, target)
         kept = self._kept.get(digest) if digest is not None else None
-        with _collector_paused():
+        with collector_paused():
             if (
                 kept is not None
                 and kept.key == key
@@ -279,21 +278,6 @@ class Refactors:
             )
             index.ledger.apply_batch(SyncBatch(name, upserts=tuple(upserts[name]), deactivate=gone))
         resolve_pending(index.links)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector off while a plan is made or checked, back on (when it was)
-    after: a plan of a hub allocates some 10^5 short-lived objects, and the collections they
-    set off cost about a fifth of the preview (2,000 links: ~110 of ~490 ms CPU). Whatever a
-    collection would have found is collected by the next one."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _result(
