@@ -63,7 +63,8 @@ def run(notes: int, rounds: int, work: Path) -> None:
     folder = work / "vault"
     written = generate(folder, notes, links=True)
     gno = _open(work / "home")
-    _add(gno, "gen", folder)
+    if not gno.list_collections().collections:  # a --work folder of an earlier run
+        _add(gno, "gen", folder)
     started = time.perf_counter()
     gno.sync()
     print(

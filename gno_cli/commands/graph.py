@@ -45,8 +45,12 @@ def run_graph(ctx: Context) -> int:
     from gno_core.contracts.requests import GraphRequest
 
     req = GraphRequest.model_validate(request_values(ctx.args, GraphRequest))
-    res = ctx.gno.graph(req)
+    pre = ctx.gno.graph_wire(req)
     html_file = getattr(ctx.args, "html", None)
+    if ctx.json and not html_file:
+        emit_json(pre.wire())  # no model per node and link
+        return 0
+    res = pre.model()
     if html_file:
         from pathlib import Path
 

@@ -63,10 +63,11 @@ def run_backlinks(ctx: Context) -> int:
     from gno_core.contracts.requests import BacklinksRequest
 
     req = BacklinksRequest.model_validate(request_values(ctx.args, BacklinksRequest))
-    res = ctx.gno.backlinks(req.ref, collection=req.collection)
+    pre = ctx.gno.backlinks_wire(req.ref, collection=req.collection)
     if ctx.json:
-        emit_json(res)
+        emit_json(pre.wire())  # no model per backlink
         return 0
+    res = pre.model()
     meta = res.meta
     emit(f"{meta.total_backlinks} backlinks to {meta.uri}")
     for b in res.backlinks:
