@@ -373,6 +373,9 @@ class InMemoryLinks:
             row.targets = kept
             row.state = "unresolved" if not kept else ("ambiguous" if len(kept) > 1 else "resolved")
 
+    def resolve_plain_names(self) -> int:
+        return 0  # optional bulk step: everything is left to the rules in Python
+
     def pending_rows(self, limit: int) -> list[PendingRow]:
         return [
             PendingRow(

@@ -10,6 +10,7 @@ ambiguous | unresolved | external), ``link_keys`` (link -> lookup names, indexed
 from __future__ import annotations
 
 import json
+import posixpath
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -32,6 +33,7 @@ from gno_core.domain import (
     NameKey,
     PendingLink,
 )
+from gno_core.links.names import strip_markdown_extension
 from gno_core.ports.links import DocumentLinks, NamedDoc, PendingRow
 
 __all__ = [
@@ -95,6 +97,34 @@ def _backlinks_to(
     return f"{sql} AND s.collection = ?{order}", (collection, rel_path, source_collection)
 
 
+def _keys_json(keys: tuple[str, ...], encode: Any = _KEYS_JSON.encode) -> str:
+    """``json.dumps(list(keys), ensure_ascii=False)``; written by hand when no key needs an
+    escape (a quote, a backslash, a control character): once per link of a sync."""
+    plain = "".join(keys)
+    if '"' in plain or "\\" in plain or not plain.isprintable():
+        return str(encode(list(keys)))
+    return '["' + '", "'.join(keys) + '"]' if keys else "[]"
+
+
+#: The pending wiki links ``[[Name]]`` whose only lookup key is their target lowercased: no
+#: alias, collection, ``/`` or Markdown extension, nothing that folding changes beyond ASCII
+#: case (``plain`` rows: link id, source collection, target, key). For these the path the
+#: rules try is the target itself, so rules 1-2 are two joins (``resolve_plain_names``).
+_PLAIN = (
+    "WITH plain(id, scope, target, key) AS (SELECT l.id, d.collection, l.target_ref, "
+    "lower(l.target_ref) FROM doc_links l CROSS JOIN documents d ON d.id = l.doc_id "
+    "WHERE l.state = 'pending' AND d.active = 1 AND l.link_type = 'wiki' AND l.external = 0 "
+    "AND l.alias IS NULL AND l.target_collection IS NULL AND l.target_ref != '' "
+    "AND instr(l.target_ref, '/') = 0 AND l.keys = '[\"' || lower(l.target_ref) || '\"]')"
+)
+
+
+def _stem(*args: Any) -> str:
+    """``gno_stem(rel_path)``: the file name without its Markdown extension, as rule 2
+    compares it."""
+    return posixpath.basename(strip_markdown_extension(str(args[0])))
+
+
 def _initial_state(link: ExtractedLink) -> str:
     if link.external:
         return "external"
@@ -121,7 +151,6 @@ def write_links(
     next_id = int(row[0] or 0) + 1 if row else 1
     rows: list[tuple[object, ...]] = []
     keys: list[tuple[int, str]] = []
-    dumps = _KEYS_JSON.encode
     for doc_id, (links, _) in latest.items():
         for k in links:
             rows.append(
@@ -144,7 +173,7 @@ def write_links(
                     int(k.external),
                     int(k.embed),
                     k.context,
-                    dumps(list(k.keys)),
+                    _keys_json(k.keys),
                     _initial_state(k),
                 )
             )
@@ -625,6 +654,53 @@ class ApswLinks:
                     )
                 )
         return out
+
+    def resolve_plain_names(self) -> int:
+        with translate_errors("resolving links"), write_transaction(self._conn):
+            conn = self._conn
+            conn.create_scalar_function("gno_stem", _stem, 1, deterministic=True)
+            conn.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS plain_found(link_id INTEGER NOT NULL, "
+                "doc_id INTEGER NOT NULL, method TEXT NOT NULL); "
+                "CREATE INDEX IF NOT EXISTS temp.plain_found_link ON plain_found(link_id); "
+                "DELETE FROM temp.plain_found"
+            )
+            # Rule 1: a document at the path, as written or with a Markdown extension (each
+            # carries the link's key as its path name; the EXISTS keeps that a fact).
+            conn.execute(
+                f"{_PLAIN} INSERT INTO temp.plain_found SELECT p.id, t.id, 'path' FROM plain p "
+                "CROSS JOIN documents t WHERE t.collection = p.scope AND t.rel_path IN "
+                "(p.target, p.target || '.md', p.target || '.markdown', p.target || '.mdx') "
+                # ``+``: found by (collection, rel_path), not by walking the active documents.
+                "AND +t.active = 1 AND EXISTS (SELECT 1 FROM doc_names n WHERE n.doc_id = t.id "
+                "AND n.kind = 'path' AND n.key = p.key)"
+            )
+            # Rule 2, for the links rule 1 did not settle: the file name, same case.
+            conn.execute(
+                f"{_PLAIN} INSERT INTO temp.plain_found SELECT p.id, t.id, 'name' FROM plain p "
+                "CROSS JOIN doc_names n CROSS JOIN documents t WHERE n.key = p.key "
+                "AND n.kind = 'stem' AND t.id = n.doc_id AND t.collection = p.scope "
+                "AND t.active = 1 AND gno_stem(t.rel_path) = p.target AND NOT EXISTS "
+                "(SELECT 1 FROM temp.plain_found f WHERE f.link_id = p.id)"
+            )
+            conn.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS plain_count(link_id INTEGER PRIMARY KEY, "
+                "n INTEGER NOT NULL); DELETE FROM temp.plain_count; "
+                "INSERT INTO temp.plain_count SELECT link_id, COUNT(*) FROM temp.plain_found "
+                "GROUP BY link_id; "
+                "DELETE FROM link_targets WHERE link_id IN (SELECT link_id FROM temp.plain_count); "
+                # One document: explicit; several: ambiguous, all kept (``resolve._decide``).
+                "INSERT OR IGNORE INTO link_targets(link_id, dst_doc_id, confidence, method) "
+                "SELECT f.link_id, f.doc_id, CASE WHEN c.n > 1 THEN 'ambiguous' ELSE "
+                "'explicit' END, f.method FROM temp.plain_found f CROSS JOIN temp.plain_count c "
+                "ON c.link_id = f.link_id ORDER BY f.link_id; "
+                "UPDATE doc_links SET state = CASE WHEN (SELECT n FROM temp.plain_count c "
+                "WHERE c.link_id = doc_links.id) > 1 THEN 'ambiguous' ELSE 'resolved' END "
+                "WHERE id IN (SELECT link_id FROM temp.plain_count)"
+            )
+            row = conn.execute("SELECT COUNT(*) FROM temp.plain_count").fetchone()
+            conn.execute("DELETE FROM temp.plain_found; DELETE FROM temp.plain_count")
+        return int(row[0]) if row else 0
 
     def record_resolutions(self, results: Sequence[tuple[int, tuple[LinkTarget, ...]]]) -> None:
         if not results:

@@ -30,6 +30,7 @@ from gno_core.links.typed_edges import frontmatter_links, snake_case
 
 __all__ = ["MAX_LINKS", "extract_edited", "extract_links", "snake_case"]
 
+_set = object.__setattr__
 #: Links kept per document; the rest of a hostile file is ignored.
 MAX_LINKS = 20_000
 
@@ -58,10 +59,13 @@ def extract_links(
                 break
         if len(out) >= MAX_LINKS:
             break
-    return tuple(
-        _numbered(link, seq, link_keys(link, source_rel_path))
-        for seq, link in enumerate(out[:MAX_LINKS])
-    )
+    links = out[:MAX_LINKS]
+    for seq, link in enumerate(links):
+        # Each link was made by this call and nothing else holds it yet: its number and keys
+        # are set in place (a second instance per link cost a tenth of the parser's time).
+        _set(link, "seq", seq)
+        _set(link, "keys", link_keys(link, source_rel_path))
+    return tuple(links)
 
 
 def extract_edited(

@@ -100,10 +100,24 @@ def link_keys(link: ExtractedLink, source_rel_path: str) -> tuple[str, ...]:
     if link.external:
         return ()
     markdown = link.link_type == MARKDOWN
+    target = link.target_ref
+    if (
+        not markdown
+        and not link.alias
+        and target.isascii()
+        and "/" not in target
+        and "." not in target
+        and "\x00" not in target
+        and target
+        and target == target.strip()
+    ):
+        # ``[[Some Note]]``, most wiki links: its path, name and text are all the target, and
+        # folding ASCII is lowercasing (what ``_keys`` gives, without its cache at stake).
+        return (target.lower(),)
     relative = markdown and link.target_collection is None
     folder = posixpath.dirname(source_rel_path) if relative else None
     alias = None if markdown else link.alias
-    return _keys(markdown, link.target_ref, alias or None, folder)
+    return _keys(markdown, target, alias or None, folder)
 
 
 @lru_cache(maxsize=KEYS_CACHED)

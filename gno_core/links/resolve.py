@@ -213,7 +213,8 @@ def resolve_pending(store: LinkStore) -> int:
     appeared, changed or went since); returns how many were resolved. Reads no document text:
     only the links' own fields and the names of candidate documents, as plain rows (a first
     sync resolves every link of the vault)."""
-    done = 0
+    # The store settles the plain ``[[Name]]`` links it can in bulk (most of a vault's).
+    done = store.resolve_plain_names()
     while True:
         pending = store.pending_rows(RESOLVE_BATCH)
         if not pending:

@@ -140,6 +140,14 @@ class LinkStore(Protocol):
         clear its pending mark, in one transaction."""
         ...
 
+    def resolve_plain_names(self) -> int:
+        """Resolve, inside the store, the pending links ``[[Name]]`` that rules 1-2 of
+        ``gno_core.links.resolve`` settle from the target as written (a wiki link without
+        alias or collection whose only lookup key is its target in lower case, and a document
+        at that path or with that file name in the same case), with the results those rules
+        give; returns how many. The rest stay pending. A store may settle none (the fake)."""
+        ...
+
     def pending_rows(self, limit: int) -> list[PendingRow]:
         """The links ``pending`` returns, in the same order, as plain rows."""
         ...

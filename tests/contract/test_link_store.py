@@ -458,3 +458,51 @@ def test_degrees_count_the_merged_links_adjacent_gives(store: Store) -> None:
 
 def _key(doc: DocRef) -> tuple[str, str]:
     return (doc.collection, doc.rel_path)
+
+
+def test_plain_names_resolved_in_bulk_are_what_the_rules_give(store: Store) -> None:
+    from gno_core.links.resolve import resolve_link
+
+    put(
+        store,
+        note(
+            "a.md",
+            "[[b]] [[B]] [[Deep]] [[deep]] [[twice]] [[dir/b]] [[b|label]] [[other:b]] "
+            "[[Title Of D]] [[e.f]] [[Café]] [[nowhere]] [b](b.md) [[c]]\n",
+        ),
+        note("b.md", "b"),
+        note("sub/Deep.md", "d", title="Title Of D"),
+        note("x/twice.md", "1"),
+        note("y/twice.markdown", "2"),
+        note("e/f.md", "f"),
+        note("c", "a file without extension"),
+        note("café.md", "c"),
+    )
+    expected = {}
+    for p in store.links.pending(100):
+        hits = store.links.candidates(p.link.target_collection or "notes", p.link.keys)
+        expected[p.link.seq] = [
+            (t.document.rel_path, t.confidence, t.method)
+            for t in resolve_link(p.link, p.source, hits)
+        ]
+    settled = store.links.resolve_plain_names()
+    still = {p.link.seq for p in store.links.pending(100)}
+    assert settled == len(expected) - len(still)
+    if type(store.links).__name__ == "ApswLinks":  # the fake settles none in bulk
+        assert settled == 4  # [[b]], [[Deep]], [[twice]], [[c]]
+    records = store.links.outgoing("notes", "a.md")
+    for record in records:
+        if record.link.seq in expected and record.link.seq not in still:
+            got = [(t.document.rel_path, t.confidence, t.method) for t in record.targets]
+            assert got == expected[record.link.seq], record.link.target_ref
+    resolve_pending(store.links)
+    assert {
+        r.link.seq: [(t.document.rel_path, t.confidence, t.method) for t in r.targets]
+        for r in store.links.outgoing("notes", "a.md")
+        if r.link.seq in expected
+    } == expected
+    assert expected[0] == [("b.md", EXPLICIT, "path")]
+    assert expected[4] == [
+        ("x/twice.md", "ambiguous", "name"),
+        ("y/twice.markdown", "ambiguous", "name"),
+    ]

@@ -171,3 +171,17 @@ def test_link_keys_depend_on_the_folder_only_for_relative_markdown_links() -> No
     (wiki,) = links("[[a|Label]]", "x/src.md")
     assert link_keys(wiki, "x/src.md") == link_keys(wiki, "y/z/src.md")
     assert "label" in link_keys(wiki, "x/src.md")
+
+
+def test_plain_wiki_targets_get_the_keys_of_the_general_rule() -> None:
+    from gno_core.links.names import _keys
+
+    for target in ("Some Note", "note-1", "A", " pad", "pad\x1f", "a.b", "x/y", "Éa", "a\x00", ""):
+        link = ExtractedLink(
+            0, "wiki", "wikilink", "links_to", target, None, None, None, 1, 1, 1, 1
+        )
+        assert link_keys(link, "dir/src.md") == _keys(False, target, None, None), target
+    plain = ExtractedLink(
+        0, "wiki", "wikilink", "links_to", "Some Note", None, None, None, 1, 1, 1, 1
+    )
+    assert link_keys(plain, "src.md") == ("some note",)
