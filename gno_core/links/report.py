@@ -6,14 +6,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gno_core.contracts.base import Prebuilt
 from gno_core.contracts.graph import (
     BridgeCandidate,
     Community,
     GraphAudit,
+    GraphLink,
+    GraphLinkAudit,
     GraphMeta,
+    GraphNode,
     GraphNodeRef,
     GraphReport,
     GraphResult,
@@ -131,6 +134,52 @@ def whole_graph(
     return Prebuilt(
         GraphResult,
         {"nodes": nodes, "links": links, "report": report.wire(), "meta": meta.wire()},
+        _graph_model,
+    )
+
+
+def _graph_model(wire: dict[str, Any]) -> GraphResult:
+    """The models of a ``whole_graph`` answer: its nodes and links (built above from the store,
+    tens of thousands) made without validation, the report and meta validated."""
+    nodes = [
+        GraphNode.trusted(
+            {
+                "id": n["id"],
+                "uri": n["uri"],
+                "title": n.get("title"),
+                "collection": n["collection"],
+                "rel_path": n["relPath"],
+                "degree": n["degree"],
+                "community_id": n.get("communityId"),
+            }
+        )
+        for n in wire["nodes"]
+    ]
+    links = [
+        GraphLink.trusted(
+            {
+                "source": k["source"],
+                "target": k["target"],
+                "type": k["type"],
+                "weight": k["weight"],
+                "confidence": k["confidence"],
+                "audit": GraphLinkAudit.trusted(
+                    {
+                        "resolution": k["audit"]["resolution"],
+                        "match_count": k["audit"]["matchCount"],
+                    }
+                ),
+            }
+        )
+        for k in wire["links"]
+    ]
+    return GraphResult.trusted(
+        {
+            "nodes": nodes,
+            "links": links,
+            "report": GraphReport.model_validate(wire["report"]),
+            "meta": GraphMeta.model_validate(wire["meta"]),
+        }
     )
 
 

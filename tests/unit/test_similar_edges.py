@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from gno_core.contracts.graph import GraphResult
 from gno_core.contracts.requests import GraphRequest
 from gno_core.links import similar_edges
 from tests.contract.store_support import apsw_index
@@ -68,6 +69,7 @@ def test_similar_edges_join_the_link_graph(tmp_path: Path, backend: str) -> None
     # What the transports send: the same answer, byte for byte, without a model per link.
     pre = env.gno.graph_wire(GraphRequest(include_similar=True, threshold=0.0, similar_top_k=2))
     assert json.dumps(pre.wire()) == json.dumps(res.wire())
+    assert res == GraphResult.model_validate(pre.wire())  # built without validation, the same
 
     one = _pairs(env.gno.graph(GraphRequest(include_similar=True, threshold=0.0, similar_top_k=1)))
     assert len(one) <= len(ids) and set(one) <= set(pairs)
