@@ -92,7 +92,7 @@ def run(notes: int, rounds: int, work: Path) -> None:
     times = _timed(rounds, lambda _: _mcp_graph(gno, {}))
     _figure("gno_graph, MCP tool's work (defaults 2000 / 10000)", times, REPORT_TARGET_MS)
     times = _timed(rounds, lambda _: gno.graph(GraphRequest(limit=5000, edge_limit=50_000)))
-    _figure("Gno.graph, Python API, validated models (limit 5000 / 50000 edges)", times)
+    _figure("Gno.graph, Python API, models (limit 5000 / 50000 edges)", times)
 
     rng = random.Random(11)
     pairs = [(rng.randrange(notes), rng.randrange(notes)) for _ in range(rounds + 1)]

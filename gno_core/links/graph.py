@@ -73,8 +73,9 @@ class Graph:
     # -- the whole graph ------------------------------------------------------------------
 
     def graph(self, limits: GraphLimits) -> GraphResult:
-        """``graph_wire`` validated into the contract model (the Python API's answer)."""
-        return self.graph_wire(limits).model()
+        """``graph_wire`` made the contract model (the Python API's answer)."""
+        with collector_paused():  # its ~60,000 models too
+            return self.graph_wire(limits).model()
 
     def graph_wire(self, limits: GraphLimits) -> Prebuilt[GraphResult]:
         """The whole graph and its report in the ``graph@1.0`` wire form (what the transports
