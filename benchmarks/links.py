@@ -18,6 +18,7 @@ machine is shared: compare ratios across runs, not absolute times). CPU time of 
 printed beside wall time where load distorts the wall clock.
 
 Usage: python benchmarks/links.py [--notes 50000] [--rounds 50] [--work DIR] [--skip-real]
+[--sync-only] (``--sync-only``: part 2 without part 3's reads). [--skip-real]
        [--backlinks-only]
 Prints figures; asserts nothing. Data is generated under a temporary folder (or ``--work``).
 """
@@ -25,6 +26,7 @@ Prints figures; asserts nothing. Data is generated under a temporary folder (or 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -234,7 +236,7 @@ def backlinks_only(notes: int, rounds: int, work: Path) -> None:
     gno.close()
 
 
-def generated(notes: int, rounds: int, work: Path) -> None:
+def generated(notes: int, rounds: int, work: Path, *, reads: bool = True) -> None:
     results: dict[str, float] = {}
     extracted = _extractions()
     for kind in ("baseline", "links"):
@@ -242,9 +244,9 @@ def generated(notes: int, rounds: int, work: Path) -> None:
         count = generate(folder, notes, links=kind == "links")
         gno = _open(work / f"home-{kind}")
         _add(gno, "gen", folder)
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         result = gno.sync()
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - used
         results[kind] = elapsed
         docs = result.total_added
         extra = ""
@@ -252,7 +254,8 @@ def generated(notes: int, rounds: int, work: Path) -> None:
             c = gno.handle.index.links.counts()
             extra = f", {count} links written, {c.links} stored, {c.resolved} resolved"
         print(
-            f"generated {kind}: {docs} notes synced in {elapsed:.1f} s = {docs / elapsed:.0f} notes/s{extra}"
+            f"generated {kind}: {docs} notes synced in {elapsed:.1f} s = {docs / elapsed:.0f} "
+            f"notes/s (CPU {cpu:.1f} s, load average {os.getloadavg()[0]:.1f}){extra}"
         )
         extracted[0] = 0
         started = time.perf_counter()
@@ -262,7 +265,7 @@ def generated(notes: int, rounds: int, work: Path) -> None:
             f"(updated {again.total_updated}, notes whose links were extracted {extracted[0]} "
             f"[target 0], pending links {len(gno.handle.index.links.pending(10))})"
         )
-        if kind == "links":
+        if kind == "links" and reads:
             _backlink_figures(gno, rounds)
             t = time.perf_counter()
             edges = sum(1 for _ in gno.handle.index.links.edges())
@@ -283,6 +286,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=50)
     parser.add_argument("--work", type=Path)
     parser.add_argument("--skip-real", action="store_true")
+    parser.add_argument(
+        "--sync-only", action="store_true", help="part 2 only: no backlinks or edge stream"
+    )
     parser.add_argument("--backlinks-only", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="gno-links-") as tmp:
@@ -293,7 +299,7 @@ def main() -> None:
         if not args.skip_real and SHARED.is_dir():
             real_vault("dendron", SHARED / "dendron-site" / "vault", work)
             real_vault("foam", SHARED / "foam-docs", work)
-        generated(args.notes, args.rounds, work)
+        generated(args.notes, args.rounds, work, reads=not args.sync_only)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ from typing import Any
 import apsw
 
 BUSY_TIMEOUT_MS = 5_000
+#: Page cache of a connection, in KiB (an upper bound: pages are allocated as they are used).
+CACHE_KIB = 32 * 1024
 
 
 def fold(value: Any) -> str:
@@ -35,6 +37,12 @@ def connect(path: str) -> apsw.Connection:
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA temp_store = MEMORY")
+        # Up to 32 MiB of page cache (SQLite's default is 2 MiB): a sync's batches insert into
+        # B-trees whose keys come in no order (names, link keys and targets, the FTS index);
+        # with 2 MiB their pages spill to the WAL mid-transaction and are read back. First sync
+        # of a 50,000-note vault with 300,000 links: 1.66M cache misses and 646k page writes
+        # -> 0.31M and 394k (CPU ~1-2 s less of ~33 s, within the shared machine's noise).
+        conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         conn.create_scalar_function("gno_fold", _sql_fold, 1, deterministic=True)
     except BaseException:
         conn.close()
