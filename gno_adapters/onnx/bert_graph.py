@@ -7,6 +7,14 @@ found on PyPI, and the fused graph is about twice as fast. Inputs are ``input_id
 [batch, seq, hidden]). Token type ids are always zero for single-segment text, so the type
 embedding of segment 0 is folded into the position embeddings.
 
+The word-embedding table (30522 x 384 floats for MiniLM: 47 of the graph's 58 MB) stays out of
+the graph: its rows come in as a third input, ``emb_words`` (float32, [batch, seq, hidden]),
+which the caller gathers from ``word_embeddings(tensors)`` (``table[input_ids]``, a plain row
+copy, as a ``Gather`` in the graph does: the output is bit-identical). onnxruntime then creates
+a session in about a third of the time, and the table can be a memory-mapped ``.npy``.
+By default the graph is self-contained (the table and its ``Gather`` inside): any onnxruntime
+caller can run it on ``input_ids`` and ``attention_mask`` alone.
+
 ``int8`` graphs keep int8 weights (one scale per output column) and quantize activations per
 run (``DynamicQuantizeLinear`` + ``MatMulInteger``, ``QAttention``), the layout onnxruntime's
 dynamic quantizer emits and its optimizer fuses. Weights that arrive already quantized per
@@ -29,10 +37,12 @@ from gno_adapters.onnx import proto
 from gno_adapters.onnx.onnx_weights import QuantizedLinear
 
 #: Bump when the generated graph changes, so cached builds are rebuilt.
-GRAPH_VERSION = 2
+GRAPH_VERSION = 3
 _OPSET = 17
 _IR_VERSION = 8
 _PREFIXES = ("", "bert.", "model.")
+#: The graph input that carries the gathered word embeddings (unless ``words_input=False``).
+WORDS_INPUT = "emb_words"
 
 #: ``fp32`` (exact) or ``int8`` (per-run activation scales: about twice as fast).
 Precision = Literal["fp32", "int8"]
@@ -150,11 +160,14 @@ def build_bert_encoder(
     *,
     precision: Precision = "fp32",
     quantized: Mapping[str, QuantizedLinear] | None = None,
+    words_input: bool = False,
 ) -> bytes:
     """The serialized ONNX model of the encoder described by ``tensors`` and ``shape``.
 
     ``quantized`` gives int8 forms of linear weights (by Hugging Face name) for an ``int8``
-    build to use instead of quantizing the fp32 tensors itself.
+    build to use instead of quantizing the fp32 tensors itself. ``words_input=True`` leaves
+    the word-embedding table out: the graph takes ``emb_words``, the rows of
+    ``word_embeddings(tensors)`` its ``input_ids`` pick.
     """
     w = _Weights(tensors)
     g = _Graph(quantized or {})
@@ -162,11 +175,9 @@ def build_bert_encoder(
     int8 = precision == "int8"
 
     mask32 = g.node("Cast", ["attention_mask"], "mask_int32", to=proto.INT32)
-    words = g.node(
-        "Gather",
-        [g.const("word_embeddings", w("embeddings.word_embeddings.weight")), "input_ids"],
-        "emb_words",
-    )
+    words = WORDS_INPUT
+    if not words_input:
+        g.node("Gather", [g.const("word_embeddings", word_embeddings(tensors)), "input_ids"], words)
     positions = w("embeddings.position_embeddings.weight")
     positions = positions + w("embeddings.token_type_embeddings.weight")[0]
     seq_len = g.node("Shape", ["input_ids"], "seq_len", start=1, end=2)
@@ -255,14 +266,17 @@ def build_bert_encoder(
             epsilon=eps,
         )
 
+    inputs = [
+        proto.value_info("input_ids", proto.INT64, ["batch", "seq"]),
+        proto.value_info("attention_mask", proto.INT64, ["batch", "seq"]),
+    ]
+    if words_input:
+        inputs.append(proto.value_info(WORDS_INPUT, proto.FLOAT, ["batch", "seq", shape.hidden]))
     return proto.model(
         graph_name="bert_encoder",
         nodes=g.nodes,
         initializers=g.initializers,
-        inputs=[
-            proto.value_info("input_ids", proto.INT64, ["batch", "seq"]),
-            proto.value_info("attention_mask", proto.INT64, ["batch", "seq"]),
-        ],
+        inputs=inputs,
         outputs=[
             proto.value_info("last_hidden_state", proto.FLOAT, ["batch", "seq", shape.hidden])
         ],
@@ -270,3 +284,8 @@ def build_bert_encoder(
         ir_version=_IR_VERSION,
         producer=("gno", str(GRAPH_VERSION)),
     )
+
+
+def word_embeddings(tensors: Mapping[str, npt.NDArray[Any]]) -> npt.NDArray[np.float32]:
+    """The ``[vocab, hidden]`` float32 word-embedding table of a BERT encoder's weights."""
+    return _Weights(tensors)("embeddings.word_embeddings.weight")

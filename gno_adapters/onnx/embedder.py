@@ -29,6 +29,10 @@ if TYPE_CHECKING:  # numpy and onnxruntime load with the model, not with gno
     from gno_adapters.onnx.tokenize import TextTokenizer as Tokenizer
 
 
+#: The session, and the word-embedding table whose rows it takes (gno's built graph only).
+_Session = tuple["onnxruntime.InferenceSession", "npt.NDArray[Any] | None"]
+
+
 class OnnxEmbedder(OnnxModel):
     """Sentence embeddings from a BERT-style encoder: masked mean pooling, L2 normalisation.
 
@@ -63,6 +67,7 @@ class OnnxEmbedder(OnnxModel):
         self._tokenizer: Tokenizer | None = None
         self._session: onnxruntime.InferenceSession | None = None
         self._input_names: tuple[str, ...] = ()
+        self._words: npt.NDArray[Any] | None = None  # the built graph's word-embedding table
         self._dimensions = model.dimensions
 
     @property
@@ -98,22 +103,23 @@ class OnnxEmbedder(OnnxModel):
         """
         self._loaded()
 
-    def _loaded(self) -> tuple[Tokenizer, onnxruntime.InferenceSession]:
+    def _loaded(self) -> tuple[Tokenizer, _Session]:
         with self._lock:
             if self._tokenizer is None or self._session is None:
-                tokenizer, session = self._open()
+                tokenizer, session, words = self._open()
                 self._input_names = tuple(i.name for i in session.get_inputs())
                 # onnxruntime allocates its buffers on the first run: pay that here, not in
                 # the first query.
-                self._run(session, [tokenizer.encode("warm up")])
-                self._tokenizer, self._session = tokenizer, session
-            return self._tokenizer, self._session
+                self._run((session, words), [tokenizer.encode("warm up")])
+                self._tokenizer, self._session, self._words = tokenizer, session, words
+            return self._tokenizer, (self._session, self._words)
 
     def unload(self) -> None:
         """Drop the session and tokenizer; the next ``embed_batch`` loads them again."""
         with self._lock:
             self._session = None
             self._tokenizer = None
+            self._words = None
 
     def embed_batch(self, texts: Sequence[str]) -> list[Vector]:
         if not texts:
@@ -129,11 +135,10 @@ class OnnxEmbedder(OnnxModel):
                 out[i] = vector
         return [v for v in out if v is not None]
 
-    def _run(
-        self, session: onnxruntime.InferenceSession, token_ids: list[list[int]]
-    ) -> list[Vector]:
+    def _run(self, loaded: _Session, token_ids: list[list[int]]) -> list[Vector]:
         import numpy as np
 
+        session, words = loaded
         lengths = [len(ids) for ids in token_ids]
         width = max(lengths)
         ids = np.zeros((len(token_ids), width), dtype=np.int64)
@@ -145,6 +150,10 @@ class OnnxEmbedder(OnnxModel):
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
         try:
+            if words is not None:  # the built graph takes its word embeddings gathered
+                from gno_adapters.onnx.bert_graph import WORDS_INPUT
+
+                feeds[WORDS_INPUT] = np.ascontiguousarray(words[ids])
             hidden: npt.NDArray[Any] = session.run(None, feeds)[0]
         except Exception as exc:  # onnxruntime raises its own untyped errors
             raise RuntimeFailure(
@@ -164,12 +173,13 @@ class OnnxEmbedder(OnnxModel):
             vectors.append(vector)
         return vectors
 
-    def _open(self) -> tuple[Tokenizer, onnxruntime.InferenceSession]:
+    def _open(self) -> tuple[Tokenizer, onnxruntime.InferenceSession, npt.NDArray[Any] | None]:
         model = self._model
         require_files(model, "embedding")
         from gno_adapters.onnx.tokenize import load_tokenizer
 
         tokenizer = load_tokenizer(model.tokenizer, model.max_tokens, model_id=model.model_id)
+        words = None
         try:
             source: str | bytes = model.weights
             if model.format.builds_graph:
@@ -186,7 +196,8 @@ class OnnxEmbedder(OnnxModel):
                     Path(model.cache_dir),
                     precision=self._precision,
                 )
-                source = str(built) if isinstance(built, Path) else built
+                source = str(built.model) if isinstance(built.model, Path) else built.model
+                words = built.words
             session = cpu_session(source, self._threads)
         except ModelUnavailableError:
             raise
@@ -195,4 +206,4 @@ class OnnxEmbedder(OnnxModel):
                 f"cannot load embedding model {model.name!r}: {exc}",
                 details={"model": model.model_id, "reason": "load_failed"},
             ) from exc
-        return tokenizer, session
+        return tokenizer, session, words

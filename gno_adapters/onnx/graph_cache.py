@@ -3,34 +3,63 @@
 The built file is named after a hash of the source weights, the config and the graph version,
 so a changed model or builder never reuses a stale graph. Hashing the weights costs up to
 0.1 s, so the digest is remembered beside the graph, keyed by the weights' size and mtime.
-Writes go through a temporary file and a rename: concurrent builders never see a torn graph.
+The word-embedding table the graph takes as an input is saved beside it under the same key
+(``graph-KEY-words.npy``, shared by the fp32 and int8 graphs) and memory-mapped on load, so a
+process reads only the rows its texts use. Writes go through a temporary file and a rename,
+the table before the graph: concurrent builders never see a torn file, and a graph is only
+used with its table.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from gno_adapters.fsutil import atomic_write
-from gno_adapters.onnx.bert_graph import GRAPH_VERSION, BertShape, Precision, build_bert_encoder
+from gno_adapters.onnx.bert_graph import (
+    GRAPH_VERSION,
+    BertShape,
+    Precision,
+    build_bert_encoder,
+    word_embeddings,
+)
 
-__all__ = ["Precision", "bert_graph", "graph_key"]
+__all__ = ["BuiltGraph", "Precision", "bert_graph", "graph_key"]
 
 _SOURCE_MEMO = "graph-source.json"
 
 
+@dataclass(frozen=True, slots=True)
+class BuiltGraph:
+    """A built encoder: the graph (a cached file's path, or the serialized model when the
+    cache cannot be written) and the word-embedding table whose rows feed its ``emb_words``
+    (memory-mapped from the cache, or in memory)."""
+
+    model: Path | bytes
+    words: npt.NDArray[np.float32]
+
+
 def bert_graph(
     weights: Path, config: Path, cache_dir: Path, *, precision: Precision = "fp32"
-) -> Path | bytes:
+) -> BuiltGraph:
     """The built graph for ``weights`` (``model.safetensors``, or an exported BERT
-    ``model.onnx`` whose weights gno reads) at ``precision``: a cached file path, or the
-    serialized model itself when ``cache_dir`` cannot be written (read-only home, sandbox)."""
+    ``model.onnx`` whose weights gno reads) at ``precision``: cached files, or the serialized
+    model and an in-memory table when ``cache_dir`` cannot be written (read-only home,
+    sandbox)."""
     key = graph_key(weights, config, cache_dir)
     target = cache_dir / f"graph-{key}{'-int8' if precision == 'int8' else ''}.onnx"
-    if target.is_file():
-        return target
+    table = cache_dir / f"graph-{key}-words.npy"
+    words = _mapped_table(table) if target.is_file() else None
+    if words is not None:
+        return BuiltGraph(target, words)
     if weights.suffix == ".onnx":
         from gno_adapters.onnx.onnx_weights import read_exported_bert
 
@@ -40,17 +69,36 @@ def bert_graph(
         from gno_adapters.onnx.safetensors import read_safetensors
 
         tensors, quantized = read_safetensors(weights), {}
+    shape = BertShape.from_file(config)
     model = build_bert_encoder(
-        tensors, BertShape.from_file(config), precision=precision, quantized=quantized
+        tensors, shape, precision=precision, quantized=quantized, words_input=True
     )
+    words = word_embeddings(tensors)
     try:
+        if _mapped_table(table) is None:
+            buffer = io.BytesIO()
+            np.save(buffer, words, allow_pickle=False)
+            atomic_write(table, buffer.getvalue())
         atomic_write(target, model)
     except OSError:
-        return model
-    for stale in cache_dir.glob("graph-*.onnx"):
-        if not stale.name.startswith(f"graph-{key}"):
+        return BuiltGraph(model, words)
+    for stale in cache_dir.glob("graph-*"):
+        if stale.suffix in (".onnx", ".npy") and not stale.name.startswith(f"graph-{key}"):
             stale.unlink(missing_ok=True)
-    return target
+    mapped = _mapped_table(table)
+    return BuiltGraph(target, words if mapped is None else mapped)
+
+
+def _mapped_table(path: Path) -> npt.NDArray[np.float32] | None:
+    """The saved word-embedding table, memory-mapped; None when missing or not a float32
+    matrix (then the caller builds it again)."""
+    try:
+        table: npt.NDArray[Any] = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    if table.dtype != np.float32 or table.ndim != 2:
+        return None
+    return table
 
 
 def graph_key(weights: Path, config: Path, cache_dir: Path) -> str:

@@ -18,7 +18,8 @@ import pytest
 
 from gno_adapters.model_files import ModelStore
 from gno_adapters.onnx import OnnxEmbedder
-from gno_adapters.onnx.bert_graph import BertShape
+from gno_adapters.onnx.bert_graph import BertShape, build_bert_encoder
+from gno_adapters.onnx.graph_cache import Precision
 from gno_adapters.onnx.onnx_weights import read_exported_bert
 from gno_adapters.onnx.wordpiece import WordPieceTokenizer
 from gno_core.errors import ModelUnavailableError
@@ -201,12 +202,26 @@ def test_local_path_model(embedder: OnnxEmbedder, bundled_dir: Path, tmp_path: P
     assert list((tmp_path / "models" / "embed" / "local").glob("*/graph-*.onnx"))
 
 
+def _self_contained(embedder: OnnxEmbedder, precision: Precision, path: Path) -> Path:
+    """The encoder gno builds for ``embedder``, with its word table inside (any ONNX caller
+    can run it), written to ``path``."""
+    location = embedder.location
+    assert location.config is not None
+    exported = read_exported_bert(Path(location.weights))
+    shape = BertShape.from_file(Path(location.config))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(
+        build_bert_encoder(
+            exported.tensors, shape, precision=precision, quantized=exported.quantized
+        )
+    )
+    return path
+
+
 def test_local_onnx_encoder(embedder: OnnxEmbedder, bundled_dir: Path, tmp_path: Path) -> None:
     embedder.load()
     local = _local_copy(bundled_dir, tmp_path / "onnx-model", ("tokenizer.json",))
-    (local / "onnx").mkdir()
-    built = _fp32_graphs(Path(embedder.location.cache_dir))[0]
-    (local / "onnx" / "model.onnx").symlink_to(built)
+    _self_contained(embedder, "fp32", local / "onnx" / "model.onnx")
     location = ModelStore(tmp_path / "models").resolve(ModelRole.EMBED, str(local))
     assert location.format is ModelFormat.ONNX_ENCODER
     assert location.dimensions is None
@@ -243,12 +258,66 @@ def test_corrupt_files_are_model_unavailable(bundled_dir: Path, tmp_path: Path) 
         OnnxEmbedder(location).embed_batch(["hello"])
 
 
-def test_unwritable_cache_still_loads(bundled_dir: Path, tmp_path: Path) -> None:
+def test_unwritable_cache_still_loads(
+    embedder: OnnxEmbedder, bundled_dir: Path, tmp_path: Path
+) -> None:
     blocker = tmp_path / "models"
     blocker.write_text("a file where the cache directory should be", encoding="utf-8")
     location = ModelStore(blocker).resolve(ModelRole.EMBED)
     vector = OnnxEmbedder(location, precision="fp32").embed_batch(["hello"])[0]
     assert len(vector) == 384
+    # The serialized graph and its word table held in memory: the cached files' vectors.
+    assert vector.tobytes() == embedder.embed_batch(["hello"])[0].tobytes()
+
+
+TEXTS = [
+    *SENTENCES,
+    "",
+    "a",
+    "How do I declare dependencies in a path operation?",
+    " ".join(["background tasks run after the response is sent"] * 12),
+    "Path parameters with types: /items/{item_id} and int conversion.",
+    "Ünïcödé, emoji 🚀 and CJK 東京タワー side by side",
+    " ".join(f"token{i}" for i in range(300)),  # cut at the model's window
+]
+
+
+@pytest.mark.parametrize("precision", ["fp32", "int8"])
+def test_word_table_outside_the_graph_gives_the_same_bytes(
+    precision: Precision, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The cached graph takes its word embeddings gathered from the ``.npy`` beside it; a graph
+    with the table and its ``Gather`` inside (the layout before graph v3) gives the very same
+    vectors, whatever the batch sizes on either side."""
+    from dataclasses import replace
+
+    built = new_onnx_embedder(tmp_path_factory, precision=precision)
+    cache = Path(built.location.cache_dir)
+    graph = _self_contained(built, precision, tmp_path / "model.onnx")
+    location = replace(built.location, format=ModelFormat.ONNX_ENCODER, weights=str(graph))
+    reference = OnnxEmbedder(location)  # a ready-made file: one text per run
+    expected = [v.tobytes() for v in reference.embed_batch(TEXTS)]
+    for size in (1, 3, 8, 16):
+        batched = new_onnx_embedder(tmp_path_factory, precision=precision)
+        batched._batch_size = max(1, size) if precision == "fp32" else 1
+        assert [v.tobytes() for v in batched.embed_batch(TEXTS)] == expected, size
+    tables = list(cache.glob("graph-*-words.npy"))
+    assert len(tables) == 1
+    assert isinstance(np.load(tables[0], mmap_mode="r"), np.memmap)
+
+
+def test_a_graph_without_its_table_is_built_again(
+    embedder: OnnxEmbedder, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    expected = embedder.embed_batch(SENTENCES)
+    cache = Path(embedder.location.cache_dir)
+    (table,) = cache.glob("graph-*-words.npy")
+    torn = table.with_name("torn.npy")  # replaced, not rewritten: the embedder maps the file
+    torn.write_bytes(table.read_bytes()[:1000])
+    torn.replace(table)
+    again = new_onnx_embedder(tmp_path_factory)
+    assert again.embed_batch(SENTENCES) == expected
+    assert np.load(table, mmap_mode="r").shape == (30522, 384)
 
 
 def test_cross_encoder_cannot_embed(

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gno_adapters.onnx import proto
-from gno_adapters.onnx.bert_graph import BertShape, build_bert_encoder
+from gno_adapters.onnx.bert_graph import WORDS_INPUT, BertShape, build_bert_encoder, word_embeddings
 from gno_adapters.onnx.onnx_weights import weights_from_graph
 
 SHAPE = BertShape(
@@ -129,3 +129,27 @@ def test_garbage_is_a_format_error() -> None:
         proto.read_graph(b"\x0a\xff\xff")
     with pytest.raises(proto.OnnxFormatError, match="no graph"):
         proto.read_graph(b"\x08\x08")
+
+
+@pytest.mark.parametrize("precision", ["fp32", "int8"])
+def test_word_table_as_an_input_gives_the_same_bytes(precision: str) -> None:
+    """``words_input=True`` leaves the table out (``emb_words`` is fed its gathered rows):
+    the hidden states are bit-identical to the self-contained graph's, padding included."""
+    ort = pytest.importorskip("onnxruntime")
+    w = _tiny_bert()
+    inside = build_bert_encoder(w, SHAPE, precision=precision)  # type: ignore[arg-type]
+    outside = build_bert_encoder(w, SHAPE, precision=precision, words_input=True)  # type: ignore[arg-type]
+    assert "word_embeddings" not in proto.read_graph(outside).initializers
+    table = word_embeddings(w)
+    sessions = [
+        ort.InferenceSession(m, providers=["CPUExecutionProvider"]) for m in (inside, outside)
+    ]
+    ids = np.array([[1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 0, 0, 0, 0]], dtype=np.int64)
+    mask = (ids > 0).astype(np.int64)
+    mask[0] = 1
+    feeds = {"input_ids": ids, "attention_mask": mask}
+    expected = sessions[0].run(None, feeds)[0]
+    got = sessions[1].run(None, {**feeds, WORDS_INPUT: np.ascontiguousarray(table[ids])})[0]
+    assert np.array_equal(expected, got)
+    with pytest.raises(Exception, match=WORDS_INPUT):
+        sessions[1].run(None, feeds)
