@@ -84,10 +84,17 @@ def _segment_bytes(segment: str) -> bytes:
 
 def make_uri(collection: str, rel_path: str, index: str = DEFAULT_INDEX) -> str:
     """``gno://<collection>/<encoded relPath>``, plus ``?index=<name>`` for a non-default index."""
-    uri = f"gno://{collection}/{encode_rel_path(rel_path)}"
-    if index != DEFAULT_INDEX:
-        uri += f"?index={quote(index, safe=_URI_SAFE)}"
-    return uri
+    return f"gno://{collection}/{encode_rel_path(rel_path)}{uri_suffix(index)}"
+
+
+def uri_suffix(index: str = DEFAULT_INDEX) -> str:
+    """What ``make_uri`` writes after the path: ``?index=<name>`` for a non-default index."""
+    return "" if index == DEFAULT_INDEX else f"?index={quote(index, safe=_URI_SAFE)}"
+
+
+#: ``plain_rel_path(p)`` is true when ``encode_rel_path(p) == p`` (nothing to percent-encode):
+#: a list of thousands of URIs (a hub's backlinks) writes those without a call per path.
+plain_rel_path = _NOTHING_TO_ENCODE.fullmatch
 
 
 def make_docid(source_hash: str) -> str:

@@ -21,7 +21,7 @@ from gno_core.contracts.links import (
 )
 from gno_core.domain import AMBIGUOUS, MARKDOWN, WIKI, ExtractedLink, LinkCounts, Mention
 from gno_core.errors import ValidationError
-from gno_core.identity import make_docid, make_uri
+from gno_core.identity import make_docid, make_uri, plain_rel_path, uri_suffix
 from gno_core.index_handle import IndexHandle, require_collection
 
 if TYPE_CHECKING:
@@ -122,15 +122,33 @@ class Links:
 
 def _wire_backlinks(found: list[Mention], index: str) -> list[dict[str, object]]:
     """``backlinks@1.0`` items of ``found``: keys in the contract's field order, ``None``
-    fields left out (what ``Backlink.wire()`` gives, without a model per item)."""
+    fields left out (what ``Backlink.wire()`` gives, without a model per item). The usual
+    item (a title, a link text, no anchor, a path with nothing to percent-encode) is one
+    dict display, about half the time of a key set at a time: a hub has thousands."""
     out: list[dict[str, object]] = []
     add = out.append
-    for m in found:
-        c, path, title, source, text, kind, edge, rel, anchor, sl, sc, el, ec, conf, ctx = m
-        item: dict[str, object] = {
-            "sourceDocUri": make_uri(c, path, index),
-            "sourceDocid": make_docid(source),
-        }
+    suffix = uri_suffix(index)
+    plain = plain_rel_path
+    for c, path, title, source, text, kind, edge, rel, anchor, sl, sc, el, ec, conf, ctx in found:
+        uri = f"gno://{c}/{path}{suffix}" if plain(path) else make_uri(c, path, index)
+        position = {"startLine": sl, "startCol": sc, "endLine": el, "endCol": ec}
+        if title is not None and text is not None and anchor is None:
+            add(
+                {
+                    "sourceDocUri": uri,
+                    "sourceDocid": "#" + source[:8],
+                    "sourceDocTitle": title,
+                    "linkText": text,
+                    "linkType": kind,
+                    "edgeSource": edge,
+                    "relation": rel,
+                    "position": position,
+                    "confidence": conf,
+                    "context": ctx,
+                }
+            )
+            continue
+        item: dict[str, object] = {"sourceDocUri": uri, "sourceDocid": make_docid(source)}
         if title is not None:
             item["sourceDocTitle"] = title
         if text is not None:
@@ -140,7 +158,7 @@ def _wire_backlinks(found: list[Mention], index: str) -> list[dict[str, object]]
         item["relation"] = rel
         if anchor is not None:
             item["targetAnchor"] = anchor
-        item["position"] = {"startLine": sl, "startCol": sc, "endLine": el, "endCol": ec}
+        item["position"] = position
         item["confidence"] = conf
         item["context"] = ctx
         add(item)
