@@ -306,6 +306,15 @@ def test_word_table_outside_the_graph_gives_the_same_bytes(
     assert isinstance(np.load(tables[0], mmap_mode="r"), np.memmap)
 
 
+def test_idle_threads_do_not_spin(embedder: OnnxEmbedder) -> None:
+    from gno_adapters.onnx.session import SPIN_OPTION
+
+    embedder.load()
+    session = embedder._session
+    assert session is not None
+    assert session.get_session_options().get_session_config_entry(SPIN_OPTION) == "0"
+
+
 def test_a_graph_without_its_table_is_built_again(
     embedder: OnnxEmbedder, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
