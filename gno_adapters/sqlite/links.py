@@ -13,6 +13,7 @@ import json
 import posixpath
 from collections.abc import Iterable, Iterator, Sequence
 from functools import partial
+from operator import itemgetter
 from typing import Any
 
 import apsw
@@ -58,6 +59,8 @@ _BATCH = 500
 #: A backlink row (its 15 columns in ``Mention``'s field order) made a ``Mention`` in C:
 #: ``Mention._make`` is a Python call per row, a fifth of the read of a hub's 2,500.
 _MENTION = partial(tuple.__new__, Mention)
+#: ``(link_id, key)`` rows of ``link_keys`` by their key.
+_by_key = itemgetter(1)
 
 
 def _link(row: Sequence[Any], keys: tuple[str, ...] = ()) -> ExtractedLink:
@@ -190,6 +193,10 @@ def write_links(
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
+    # In key order: the inserts into the key-ordered index ``link_keys_key`` (about two keys
+    # per link, spread over the whole name space) then walk it forward instead of jumping
+    # about it once per key.
+    keys.sort(key=_by_key)
     conn.executemany("INSERT INTO link_keys(link_id, key) VALUES (?, ?)", keys)
 
 
@@ -232,9 +239,14 @@ def mark_keys_pending(conn: apsw.Connection, keys: Iterable[str]) -> None:
     for start in range(0, len(wanted), _BATCH):
         batch = wanted[start : start + _BATCH]
         marks = ",".join("?" * len(batch))
+        # Links already pending (every link during a first sync) are left out by their id in
+        # the small partial index ``doc_links_pending`` rather than by reading their rows
+        # from the table, which a large vault's page cache does not hold.
         conn.execute(
             "UPDATE doc_links SET state = 'pending' WHERE state NOT IN ('pending', 'external') "
-            f"AND id IN (SELECT link_id FROM link_keys WHERE key IN ({marks}))",
+            f"AND id IN (SELECT k.link_id FROM link_keys k WHERE k.key IN ({marks}) "
+            "AND NOT EXISTS (SELECT 1 FROM doc_links p INDEXED BY doc_links_pending "
+            "WHERE p.state = 'pending' AND p.id = k.link_id))",
             tuple(batch),
         )
 
@@ -662,15 +674,19 @@ class ApswLinks:
             conn = self._conn
             conn.create_scalar_function("gno_stem", _stem, 1, deterministic=True)
             conn.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS plain_links(id INTEGER PRIMARY KEY, "
+                "scope TEXT NOT NULL, target TEXT NOT NULL, key TEXT NOT NULL); "
                 "CREATE TEMP TABLE IF NOT EXISTS plain_found(link_id INTEGER NOT NULL, "
                 "doc_id INTEGER NOT NULL, method TEXT NOT NULL); "
                 "CREATE INDEX IF NOT EXISTS temp.plain_found_link ON plain_found(link_id); "
-                "DELETE FROM temp.plain_found"
+                "DELETE FROM temp.plain_found; DELETE FROM temp.plain_links"
             )
+            # The plain links, read once from the (large) link table for both rules.
+            conn.execute(f"{_PLAIN} INSERT INTO temp.plain_links SELECT * FROM plain")
             # Rule 1: a document at the path, as written or with a Markdown extension (each
             # carries the link's key as its path name; the EXISTS keeps that a fact).
             conn.execute(
-                f"{_PLAIN} INSERT INTO temp.plain_found SELECT p.id, t.id, 'path' FROM plain p "
+                "INSERT INTO temp.plain_found SELECT p.id, t.id, 'path' FROM temp.plain_links p "
                 "CROSS JOIN documents t WHERE t.collection = p.scope AND t.rel_path IN "
                 "(p.target, p.target || '.md', p.target || '.markdown', p.target || '.mdx') "
                 # ``+``: found by (collection, rel_path), not by walking the active documents.
@@ -679,7 +695,7 @@ class ApswLinks:
             )
             # Rule 2, for the links rule 1 did not settle: the file name, same case.
             conn.execute(
-                f"{_PLAIN} INSERT INTO temp.plain_found SELECT p.id, t.id, 'name' FROM plain p "
+                "INSERT INTO temp.plain_found SELECT p.id, t.id, 'name' FROM temp.plain_links p "
                 "CROSS JOIN doc_names n CROSS JOIN documents t WHERE n.key = p.key "
                 "AND n.kind = 'stem' AND t.id = n.doc_id AND t.collection = p.scope "
                 "AND t.active = 1 AND gno_stem(t.rel_path) = p.target AND NOT EXISTS "
@@ -701,7 +717,10 @@ class ApswLinks:
                 "WHERE id IN (SELECT link_id FROM temp.plain_count)"
             )
             row = conn.execute("SELECT COUNT(*) FROM temp.plain_count").fetchone()
-            conn.execute("DELETE FROM temp.plain_found; DELETE FROM temp.plain_count")
+            conn.execute(
+                "DELETE FROM temp.plain_found; DELETE FROM temp.plain_count; "
+                "DELETE FROM temp.plain_links"
+            )
         return int(row[0]) if row else 0
 
     def record_resolutions(self, results: Sequence[tuple[int, tuple[LinkTarget, ...]]]) -> None:
