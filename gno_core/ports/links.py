@@ -145,7 +145,10 @@ class LinkStore(Protocol):
         ``gno_core.links.resolve`` settle from the target as written (a wiki link without
         alias or collection whose only lookup key is its target in lower case, and a document
         at that path or with that file name in the same case), with the results those rules
-        give; returns how many. The rest stay pending. A store may settle none (the fake)."""
+        give, and the pending links whose collection path it can spell (``[[folder/Name]]``,
+        ``[[folder/Name|label]]`` with a plain label, Markdown links relative to their note)
+        that rule 1 settles (a document at that path), with the result the rules give; returns
+        how many. The rest stay pending. A store may settle none (the fake)."""
         ...
 
     def pending_rows(self, limit: int) -> list[PendingRow]:
