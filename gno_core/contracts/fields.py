@@ -189,9 +189,20 @@ def _fits(spec: FieldSpec, value: Any) -> bool:
 def specs_module(doc: str, name: str, specs: tuple[FieldSpec, ...]) -> str:
     """The Python source of a module that holds ``specs`` as ``name`` (written by
     ``scripts/gen_contracts.py``; format it with ``ruff format``)."""
-    rows = "".join(f"    {spec!r},\n" for spec in specs)
+    rows = "".join(f"    {_spec_source(spec)},\n" for spec in specs)
     return (
         f'"""{doc}"""\n\nfrom __future__ import annotations\n\n'
         "from gno_core.contracts.fields import FieldSpec\n\n"
         f"{name}: tuple[FieldSpec, ...] = (\n{rows})\n"
     )
+
+
+def _spec_source(spec: FieldSpec) -> str:
+    """``spec`` as a call, naming only the fields that differ from ``FieldSpec``'s defaults."""
+    defaults = FieldSpec._field_defaults
+    args = ", ".join(
+        f"{name}={value!r}"
+        for name, value in zip(FieldSpec._fields, spec, strict=True)
+        if name not in defaults or value != defaults[name]
+    )
+    return f"FieldSpec({args})"
