@@ -116,5 +116,10 @@ def _add_field(target: Any, spec: FieldSpec) -> None:
 
 def request_values(args: argparse.Namespace, model: type[BaseModel]) -> dict[str, Any]:
     """The fields of ``model`` the command line gave (by field name), for ``model_validate``."""
-    values = {name: getattr(args, name, None) for name in model.model_fields}
+    return given_values(args, model.model_fields)
+
+
+def given_values(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
+    """The fields of ``names`` the command line gave (an option left unset is ``None``)."""
+    values = {name: getattr(args, name, None) for name in names}
     return {name: value for name, value in values.items() if value is not None}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from gno_cli.options import add_field_options, defer, request_values
+from gno_cli.options import add_field_options, defer, given_values, request_values
 from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
@@ -111,8 +111,7 @@ def plain_request(ctx: Context) -> SearchAsk | None:
     from gno_core.contracts.fields import plain_values
     from gno_core.contracts.search_fields import SEARCH_FIELDS
 
-    given = {s.name: getattr(ctx.args, s.name, None) for s in SEARCH_FIELDS}
-    values = _listing_limit(ctx.args, {k: v for k, v in given.items() if v is not None})
+    values = _listing_limit(ctx.args, given_values(ctx.args, (s.name for s in SEARCH_FIELDS)))
     plain: SearchAsk | None = plain_values(SEARCH_FIELDS, values)
     return plain
 

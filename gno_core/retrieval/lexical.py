@@ -65,33 +65,13 @@ class LexicalSearch:
 
     def search(self, request: SearchAsk, filters: SearchFilters, *, recency: bool) -> SearchResults:
         """``hits`` as the ``search-results@1.0`` contract."""
-        from gno_core.contracts import SearchMeta, SearchResult, SearchResults, SnippetRange
-        from gno_core.retrieval.results import conversion_info, source_info
+        from gno_core.contracts import SearchMeta, SearchResults
+        from gno_core.retrieval.results import search_result
 
-        results: list[SearchResult] = []
-        for hit in self.hits(request, filters, recency=recency):
-            doc, passage = hit.document, hit.passage
-            results.append(
-                SearchResult(
-                    docid=doc.docid,
-                    score=hit.score,
-                    uri=hit.uri,
-                    line=passage.best_line if passage else None,
-                    title=doc.meta.title,
-                    content_type=doc.meta.content_type,
-                    categories=list(doc.meta.categories) or None,
-                    snippet_language=(passage.chunk.language if passage else None)
-                    or doc.meta.language,
-                    snippet=passage.text if passage else "",
-                    snippet_range=SnippetRange(
-                        start_line=passage.start_line, end_line=passage.end_line
-                    )
-                    if passage
-                    else None,
-                    source=source_info(doc),
-                    conversion=conversion_info(doc),
-                )
-            )
+        results = [
+            search_result(hit.document, hit.score, hit.uri, hit.passage)
+            for hit in self.hits(request, filters, recency=recency)
+        ]
         return SearchResults(
             results=results,
             meta=SearchMeta(

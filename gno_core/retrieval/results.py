@@ -85,24 +85,31 @@ class ResultBuilder:
         return make_uri(doc.collection, doc.rel_path, self.index_name)
 
     def build(self, doc: StoredDocument, score: float, passage: Passage | None) -> SearchResult:
-        return contracts.SearchResult(
-            docid=doc.docid,
-            score=round(clamp01(score), 6),
-            uri=self.uri(doc),
-            line=passage.best_line if passage else None,
-            title=doc.meta.title,
-            content_type=doc.meta.content_type,
-            categories=list(doc.meta.categories) or None,
-            snippet_language=(passage.chunk.language if passage else None) or doc.meta.language,
-            snippet=passage.text if passage else "",
-            snippet_range=contracts.SnippetRange(
-                start_line=passage.start_line, end_line=passage.end_line
-            )
-            if passage
-            else None,
-            source=source_info(doc),
-            conversion=conversion_info(doc),
+        return search_result(doc, round(clamp01(score), 6), self.uri(doc), passage)
+
+
+def search_result(
+    doc: StoredDocument, score: float, uri: str, passage: Passage | None
+) -> SearchResult:
+    """The ``SearchResult`` of ``doc`` at ``score`` (already in [0, 1]) with its best passage."""
+    return contracts.SearchResult(
+        docid=doc.docid,
+        score=score,
+        uri=uri,
+        line=passage.best_line if passage else None,
+        title=doc.meta.title,
+        content_type=doc.meta.content_type,
+        categories=list(doc.meta.categories) or None,
+        snippet_language=(passage.chunk.language if passage else None) or doc.meta.language,
+        snippet=passage.text if passage else "",
+        snippet_range=contracts.SnippetRange(
+            start_line=passage.start_line, end_line=passage.end_line
         )
+        if passage
+        else None,
+        source=source_info(doc),
+        conversion=conversion_info(doc),
+    )
 
 
 def base_meta(request: SearchAsk, filters: SearchFilters, **extra: object) -> SearchMeta:

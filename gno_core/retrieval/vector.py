@@ -14,7 +14,13 @@ from gno_core.identity import make_uri
 from gno_core.read_values import SearchFilters
 from gno_core.retrieval.lexical import RankedHit
 from gno_core.retrieval.query import STOPWORDS, words_of
-from gno_core.retrieval.results import ResultBuilder, base_meta, chunk_passage, clamp01
+from gno_core.retrieval.results import (
+    ResultBuilder,
+    base_meta,
+    chunk_passage,
+    clamp01,
+    search_result,
+)
 
 if TYPE_CHECKING:
     # The contracts load when a result is built: ``gno vsearch``'s text output prints the
@@ -92,7 +98,8 @@ class VectorSearch:
         from gno_core.contracts import SearchResults
 
         out = [
-            self.results.build(h.document, h.score, h.passage) for h in self.hits(request, filters)
+            search_result(h.document, h.score, h.uri, h.passage)
+            for h in self.hits(request, filters)
         ]
         meta = base_meta(request, filters, mode="vector", vectors_used=True)
         meta.total_results = len(out)
