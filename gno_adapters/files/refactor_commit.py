@@ -211,13 +211,7 @@ class JournaledCommit:
             self._finish(folders, journal)
 
     def _finish(self, folders: _Folders, journal: dict[str, Any]) -> None:
-        """Remove a committed change's backups and leftovers, then its journal."""
-        try:
-            for entry in journal["changes"]:
-                _unlink_leftovers(folders.get(entry["root"], entry["relPath"])[0], entry)
-        finally:
-            folders.close()
-        self._forget(journal["id"])
+        self._clean(journal, folders)
         self._hook("cleaned")
 
     def _stage(self, folders: _Folders, change: FileChange, entry: dict[str, Any]) -> None:
@@ -273,11 +267,18 @@ class JournaledCommit:
                 os.rmdir(path)
         self._forget(journal["id"])
 
-    def _clean(self, journal: dict[str, Any]) -> None:
-        for entry in journal["changes"]:
-            with _folder_or_none(entry["root"], entry["relPath"]) as found:
-                if found is not None:
-                    _unlink_leftovers(found[0], entry)
+    def _clean(self, journal: dict[str, Any], folders: _Folders) -> None:
+        """Remove a committed change's backups and leftovers (in ``folders``, a folder gone
+        skipped), then its journal."""
+        try:
+            for entry in journal["changes"]:
+                try:
+                    folder = folders.get(entry["root"], entry["relPath"])[0]
+                except FileNotFoundError:
+                    continue
+                _unlink_leftovers(folder, entry)
+        finally:
+            folders.close()
         self._forget(journal["id"])
 
     def _forget(self, journal_id: str) -> None:
@@ -297,7 +298,7 @@ class JournaledCommit:
             except (OSError, ValueError):
                 continue  # a journal torn before its first rename never existed
             if journal.get("state") == "committed":
-                self._clean(journal)
+                self._clean(journal, _Folders())
                 reports.append(RecoveryReport(journal["id"], "completed"))
             else:
                 self._rollback(journal)

@@ -27,20 +27,6 @@ __all__ = ["plan_digest", "to_preview"]
 Wire = dict[str, Any]
 
 
-def _span(collection: str, ref: Reference) -> Wire | None:
-    edit = ref.edit
-    if edit is None:
-        return None
-    return {
-        "collection": collection,
-        "relPath": edit.rel_path,
-        "line": edit.line,
-        "startColumn": edit.start_col,
-        "endColumn": edit.end_col,
-        "replacement": edit.replacement,
-    }
-
-
 def _reference(ref: Reference) -> Wire:
     out: Wire = {
         "collection": ref.collection,
@@ -55,9 +41,16 @@ def _reference(ref: Reference) -> Wire:
     }
     if ref.reason_code is not None:
         out["reasonCode"] = ref.reason_code
-    span = _span(ref.collection, ref)
-    if span is not None:
-        out["edit"] = span
+    edit = ref.edit
+    if edit is not None:
+        out["edit"] = {
+            "collection": ref.collection,
+            "relPath": edit.rel_path,
+            "line": edit.line,
+            "startColumn": edit.start_col,
+            "endColumn": edit.end_col,
+            "replacement": edit.replacement,
+        }
     return out
 
 
