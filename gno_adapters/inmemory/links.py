@@ -360,19 +360,6 @@ class InMemoryLinks:
                     out.append(NameHit(self._ref(doc), name.kind, name.key))
         return out
 
-    def record_resolutions(self, results: Sequence[tuple[int, tuple[LinkTarget, ...]]]) -> None:
-        for link_id, targets in results:
-            row = self._s.links.get(link_id)
-            if row is None:
-                continue
-            kept = tuple(
-                ((t.document.collection, t.document.rel_path), t.confidence, t.method)
-                for t in targets
-                if (t.document.collection, t.document.rel_path) in self._rows
-            )
-            row.targets = kept
-            row.state = "unresolved" if not kept else ("ambiguous" if len(kept) > 1 else "resolved")
-
     def resolve_plain_names(self) -> int:
         return 0  # optional bulk step: everything is left to the rules in Python
 
@@ -407,19 +394,17 @@ class InMemoryLinks:
 
     def record_targets(self, results: Sequence[tuple[int, Sequence[tuple[int, str, str]]]]) -> None:
         keys = self._s.doc_keys
-        self.record_resolutions(
-            [
-                (
-                    link_id,
-                    tuple(
-                        LinkTarget(self._ref(keys[doc_id]), confidence, method)
-                        for doc_id, confidence, method in targets
-                        if keys[doc_id] in self._rows  # purged since: left out
-                    ),
-                )
-                for link_id, targets in results
-            ]
-        )
+        for link_id, targets in results:
+            row = self._s.links.get(link_id)
+            if row is None:
+                continue
+            kept = tuple(
+                (keys[doc_id], confidence, method)
+                for doc_id, confidence, method in targets
+                if keys[doc_id] in self._rows  # purged since: left out
+            )
+            row.targets = kept
+            row.state = "unresolved" if not kept else ("ambiguous" if len(kept) > 1 else "resolved")
 
 
 def _without_keys(link: ExtractedLink) -> ExtractedLink:

@@ -775,22 +775,6 @@ class ApswLinks:
             )
         return int(row[0]) if row else 0
 
-    def record_resolutions(self, results: Sequence[tuple[int, tuple[LinkTarget, ...]]]) -> None:
-        if not results:
-            return
-        with translate_errors("recording link resolutions"), write_transaction(self._conn):
-            documents = self._document_ids(
-                {(t.document.collection, t.document.rel_path) for _, ts in results for t in ts}
-            )
-            rows: list[tuple[int, int, str, str]] = []
-            for link_id, targets in results:
-                for t in targets:
-                    # A target that went since it was found is left out, as the join did.
-                    doc_id = documents.get((t.document.collection, t.document.rel_path))
-                    if doc_id is not None:
-                        rows.append((link_id, doc_id, t.confidence, t.method))
-            self._record([(i, len(ts)) for i, ts in results], rows)
-
     def record_targets(self, results: Sequence[tuple[int, Sequence[tuple[int, str, str]]]]) -> None:
         if not results:
             return
@@ -828,21 +812,3 @@ class ApswLinks:
                     f"UPDATE doc_links SET state = ? WHERE id IN ({','.join('?' * len(batch))})",
                     (state, *batch),
                 )
-
-    def _document_ids(self, refs: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
-        """The row ids of the documents ``(collection, rel_path)``, a few statements for all."""
-        out: dict[tuple[str, str], int] = {}
-        by_collection: dict[str, list[str]] = {}
-        for collection, rel_path in refs:
-            by_collection.setdefault(collection, []).append(rel_path)
-        for collection, paths in by_collection.items():
-            paths.sort()
-            for start in range(0, len(paths), _BATCH):
-                batch = paths[start : start + _BATCH]
-                for rel_path, doc_id in self._conn.execute(
-                    "SELECT rel_path, id FROM documents WHERE collection = ? "
-                    f"AND rel_path IN ({','.join('?' * len(batch))})",
-                    (collection, *batch),
-                ):
-                    out[(collection, rel_path)] = doc_id
-        return out

@@ -18,7 +18,6 @@ from gno_core.domain import (
     LinkCounts,
     LinkGraph,
     LinkRecord,
-    LinkTarget,
     Mention,
     NameHit,
     PendingLink,
@@ -135,11 +134,6 @@ class LinkStore(Protocol):
         """The names among ``keys`` carried by active documents of ``collection``."""
         ...
 
-    def record_resolutions(self, results: Sequence[tuple[int, tuple[LinkTarget, ...]]]) -> None:
-        """Store what each pending link (by ``link_id``) resolves to (nothing: unresolved) and
-        clear its pending mark, in one transaction."""
-        ...
-
     def resolve_plain_names(self) -> int:
         """Resolve, inside the store, the pending links ``[[Name]]`` that rules 1-2 of
         ``gno_core.links.resolve`` settle from the target as written (a wiki link without
@@ -160,6 +154,7 @@ class LinkStore(Protocol):
         ...
 
     def record_targets(self, results: Sequence[tuple[int, Sequence[tuple[int, str, str]]]]) -> None:
-        """``record_resolutions`` by handles: each pending link's ``(doc_id, confidence,
-        method)`` targets, the ``doc_id`` of ``name_rows``."""
+        """Store what each pending link (by ``link_id``) resolves to: its ``(doc_id,
+        confidence, method)`` targets, the ``doc_id`` of ``name_rows`` (nothing: unresolved),
+        and clear its pending mark, in one transaction."""
         ...
