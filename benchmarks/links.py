@@ -18,8 +18,7 @@ machine is shared: compare ratios across runs, not absolute times). CPU time of 
 printed beside wall time where load distorts the wall clock.
 
 Usage: python benchmarks/links.py [--notes 50000] [--rounds 50] [--work DIR] [--skip-real]
-[--sync-only] (``--sync-only``: part 2 without part 3's reads). [--skip-real]
-       [--backlinks-only]
+       [--sync-only] [--backlinks-only] (``--sync-only``: part 2 without part 3's reads)
 Prints figures; asserts nothing. Data is generated under a temporary folder (or ``--work``).
 """
 

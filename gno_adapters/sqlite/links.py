@@ -779,21 +779,19 @@ class ApswLinks:
         if not results:
             return
         with translate_errors("recording link resolutions"), write_transaction(self._conn):
-            rows = [(link_id, *t) for link_id, targets in results for t in targets]
-            self._record([(i, len(ts)) for i, ts in results], rows)
+            self._record(results)
 
-    def _record(
-        self, counts: Sequence[tuple[int, int]], rows: Sequence[tuple[int, int, str, str]]
-    ) -> None:
-        """Replace the targets of the links ``(link_id, number of targets)`` with ``rows``
-        and set their states, a few statements for all (inside the caller's transaction)."""
+    def _record(self, results: Sequence[tuple[int, Sequence[tuple[int, str, str]]]]) -> None:
+        """Replace the targets of the links ``(link_id, targets)`` and set their states, a few
+        statements for all (inside the caller's transaction)."""
         conn = self._conn
         by_state: dict[str, list[int]] = {"resolved": [], "ambiguous": [], "unresolved": []}
-        for link_id, n in counts:
+        for link_id, targets in results:
+            n = len(targets)
             by_state["unresolved" if not n else "ambiguous" if n > 1 else "resolved"].append(
                 link_id
             )
-        ids = [i for i, _ in counts]
+        ids = [i for i, _ in results]
         for start in range(0, len(ids), _BATCH):
             batch = ids[start : start + _BATCH]
             conn.execute(
@@ -803,7 +801,7 @@ class ApswLinks:
         conn.executemany(
             "INSERT OR IGNORE INTO link_targets(link_id, dst_doc_id, confidence, method) "
             "VALUES (?, ?, ?, ?)",
-            rows,
+            [(link_id, *t) for link_id, targets in results for t in targets],
         )
         for state, links in by_state.items():
             for start in range(0, len(links), _BATCH):
