@@ -460,9 +460,43 @@ def _key(doc: DocRef) -> tuple[str, str]:
     return (doc.collection, doc.rel_path)
 
 
-def test_plain_names_resolved_in_bulk_are_what_the_rules_give(store: Store) -> None:
+Found = list[tuple[str, str, str]]
+
+
+def _bulk_then_rules(store: Store, rel_path: str, bulk: set[int]) -> dict[int, Found]:
+    """What the rules give each pending link of ``rel_path`` (by seq), checked against the
+    bulk step (``bulk``: the seqs the SQLite store settles in it; the fake settles none) and
+    against ``resolve_pending`` after it."""
     from gno_core.links.resolve import resolve_link
 
+    expected: dict[int, Found] = {}
+    for p in store.links.pending(100):
+        if p.source.rel_path != rel_path:
+            continue
+        hits = store.links.candidates(p.link.target_collection or "notes", p.link.keys)
+        expected[p.link.seq] = [
+            (t.document.rel_path, t.confidence, t.method)
+            for t in resolve_link(p.link, p.source, hits)
+        ]
+    settled = store.links.resolve_plain_names()
+    still = {p.link.seq for p in store.links.pending(100)}
+    assert settled == len(expected) - len(still)
+    if type(store.links).__name__ == "ApswLinks":  # the fake settles none in bulk
+        assert set(expected) - still == bulk
+    for record in store.links.outgoing("notes", rel_path):
+        if record.link.seq in expected and record.link.seq not in still:
+            got = [(t.document.rel_path, t.confidence, t.method) for t in record.targets]
+            assert got == expected[record.link.seq], record.link.target_ref
+    resolve_pending(store.links)
+    assert {
+        r.link.seq: [(t.document.rel_path, t.confidence, t.method) for t in r.targets]
+        for r in store.links.outgoing("notes", rel_path)
+        if r.link.seq in expected
+    } == expected
+    return expected
+
+
+def test_plain_names_resolved_in_bulk_are_what_the_rules_give(store: Store) -> None:
     put(
         store,
         note(
@@ -478,30 +512,8 @@ def test_plain_names_resolved_in_bulk_are_what_the_rules_give(store: Store) -> N
         note("c", "a file without extension"),
         note("café.md", "c"),
     )
-    expected = {}
-    for p in store.links.pending(100):
-        hits = store.links.candidates(p.link.target_collection or "notes", p.link.keys)
-        expected[p.link.seq] = [
-            (t.document.rel_path, t.confidence, t.method)
-            for t in resolve_link(p.link, p.source, hits)
-        ]
-    settled = store.links.resolve_plain_names()
-    still = {p.link.seq for p in store.links.pending(100)}
-    assert settled == len(expected) - len(still)
-    if type(store.links).__name__ == "ApswLinks":  # the fake settles none in bulk
-        # [[b]], [[Deep]], [[twice]], [[c]] by rules 1-2; [[b|label]] and [b](b.md) by rule 1
-        assert set(expected) - still == {0, 2, 4, 6, 12, 13}
-    records = store.links.outgoing("notes", "a.md")
-    for record in records:
-        if record.link.seq in expected and record.link.seq not in still:
-            got = [(t.document.rel_path, t.confidence, t.method) for t in record.targets]
-            assert got == expected[record.link.seq], record.link.target_ref
-    resolve_pending(store.links)
-    assert {
-        r.link.seq: [(t.document.rel_path, t.confidence, t.method) for t in r.targets]
-        for r in store.links.outgoing("notes", "a.md")
-        if r.link.seq in expected
-    } == expected
+    # [[b]], [[Deep]], [[twice]], [[c]] by rules 1-2; [[b|label]] and [b](b.md) by rule 1
+    expected = _bulk_then_rules(store, "a.md", {0, 2, 4, 6, 12, 13})
     assert expected[0] == [("b.md", EXPLICIT, "path")]
     assert expected[4] == [
         ("x/twice.md", "ambiguous", "name"),
@@ -512,8 +524,6 @@ def test_plain_names_resolved_in_bulk_are_what_the_rules_give(store: Store) -> N
 def test_paths_resolved_in_bulk_are_what_the_rules_give(store: Store) -> None:
     """The bulk step's rule 1 for links with a path (folders, labels, Markdown links relative
     to their note) gives what the rules give; forms it cannot spell stay pending for them."""
-    from gno_core.links.resolve import resolve_link
-
     put(
         store,
         note(
@@ -531,33 +541,10 @@ def test_paths_resolved_in_bulk_are_what_the_rules_give(store: Store) -> None:
         note("dir/twice.md.md", "2"),
         note("dir/twice.markdown", "3"),
     )
-    expected = {}
-    for p in store.links.pending(100):
-        if p.source.rel_path != "top/a.md":
-            continue
-        hits = store.links.candidates(p.link.target_collection or "notes", p.link.keys)
-        expected[p.link.seq] = [
-            (t.document.rel_path, t.confidence, t.method)
-            for t in resolve_link(p.link, p.source, hits)
-        ]
-    settled = store.links.resolve_plain_names()
-    still = {p.link.seq for p in store.links.pending(100)}
-    assert settled == len(expected) - len(still)
-    if type(store.links).__name__ == "ApswLinks":  # the fake settles none in bulk
-        # rule 1 for [[dir/b]], [[dir/b|label]], [up], [here], [sub], [bare], [both],
-        # [[dir/twice]], [[dir/b#h|l]]; the rest (a label that may be the target, other
-        # case, ./, .., root-relative, no document at the path) left to the rules
-        assert set(expected) - still == {0, 1, 6, 7, 8, 9, 14, 16, 17}
-    for record in store.links.outgoing("notes", "top/a.md"):
-        if record.link.seq in expected and record.link.seq not in still:
-            got = [(t.document.rel_path, t.confidence, t.method) for t in record.targets]
-            assert got == expected[record.link.seq], record.link.target_ref
-    resolve_pending(store.links)
-    assert {
-        r.link.seq: [(t.document.rel_path, t.confidence, t.method) for t in r.targets]
-        for r in store.links.outgoing("notes", "top/a.md")
-        if r.link.seq in expected
-    } == expected
+    # rule 1 for [[dir/b]], [[dir/b|label]], [up], [here], [sub], [bare], [both],
+    # [[dir/twice]], [[dir/b#h|l]]; the rest (a label that may be the target, other
+    # case, ./, .., root-relative, no document at the path) left to the rules
+    expected = _bulk_then_rules(store, "top/a.md", {0, 1, 6, 7, 8, 9, 14, 16, 17})
     assert 15 not in expected  # ../../ leaves the collection: unresolved when written
     assert expected[14] == [
         ("dir/twice.md", "ambiguous", "path"),
