@@ -23,6 +23,27 @@ MAX_EVIDENCE_FILTER_ITEMS = 128
 MAX_BUDGET_TOKENS = 200_000
 MAX_BUDGET_BYTES = 4 * MAX_BUDGET_TOKENS
 
+#: Fields the Context Capsule and Ask requests take alike.
+QueryModes = Annotated[
+    list[QueryMode],
+    Field(default_factory=list, max_length=MAX_QUERY_MODES, description="Typed retrieval entries"),
+    Cli(flags=("--query-mode",), repeat=True, metavar="MODE:TEXT", help="term/intent/hyde"),
+]
+TagsAll = Annotated[
+    list[str],
+    Field(
+        default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Require all tags"
+    ),
+    Cli(help="documents with all of these tags"),
+]
+TagsAny = Annotated[
+    list[str],
+    Field(
+        default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Require any tag"
+    ),
+    Cli(help="documents with any of these tags"),
+]
+
 
 class ContextRequest(Request):
     """Compile a Context Capsule for one goal under a token (and byte) budget
@@ -51,18 +72,9 @@ class ContextRequest(Request):
     uri_prefix: Annotated[str | None, Cli(help="only evidence under this gno:// prefix")] = Field(
         default=None, max_length=2048, description="Only evidence whose URI starts with this"
     )
-    query_modes: Annotated[
-        list[QueryMode],
-        Cli(flags=("--query-mode",), repeat=True, metavar="MODE:TEXT", help="term/intent/hyde"),
-    ] = Field(
-        default_factory=list, max_length=MAX_QUERY_MODES, description="Typed retrieval entries"
-    )
-    tags_all: Annotated[list[str], Cli(help="documents with all of these tags")] = Field(
-        default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Require all tags"
-    )
-    tags_any: Annotated[list[str], Cli(help="documents with any of these tags")] = Field(
-        default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Require any tag"
-    )
+    query_modes: QueryModes
+    tags_all: TagsAll
+    tags_any: TagsAny
     categories: Annotated[list[str], Cli(flags=("--category",), metavar="CATEGORY")] = Field(
         default_factory=list,
         max_length=MAX_EVIDENCE_FILTER_ITEMS,
@@ -257,18 +269,9 @@ class AskRequest(Request):
     exclude: Annotated[list[str], Cli(help="drop documents containing these terms")] = Field(
         default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Excluded terms"
     )
-    query_modes: Annotated[
-        list[QueryMode],
-        Cli(flags=("--query-mode",), repeat=True, metavar="MODE:TEXT", help="term/intent/hyde"),
-    ] = Field(
-        default_factory=list, max_length=MAX_QUERY_MODES, description="Typed retrieval entries"
-    )
-    tags_all: Annotated[list[str], Cli(help="documents with all of these tags")] = Field(
-        default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Require all tags"
-    )
-    tags_any: Annotated[list[str], Cli(help="documents with any of these tags")] = Field(
-        default_factory=list, max_length=MAX_EVIDENCE_FILTER_ITEMS, description="Require any tag"
-    )
+    query_modes: QueryModes
+    tags_all: TagsAll
+    tags_any: TagsAny
     since: Annotated[str | None, Cli(help="modified at or after")] = Field(
         default=None, max_length=256, description="Modified-at lower bound"
     )

@@ -15,6 +15,16 @@ from gno_core.contracts.requests import MAX_FILTER_ITEMS, MAX_REQUEST_TEXT_CHARS
 
 __all__ = ["RecallRequest", "ReceiptInput", "RememberRequest"]
 
+#: The memory collection and the scopes, as both requests take them (each words its description).
+MemoryCollection = Annotated[
+    str | None, Cli(flags=("-c", "--collection"), help="the memory collection")
+]
+MemoryScopes = Annotated[
+    list[str] | None,
+    Field(max_length=MAX_FILTER_ITEMS, json_schema_extra={"minItems": 1, "maxItems": 8}),
+    Cli(flags=("--scope",), metavar="SCOPE", repeat=True, help="a scope (repeat for more)"),
+]
+
 
 class RecallRequest(Request):
     """Current facts of a memory collection within a budget (``Gno.recall``).
@@ -28,17 +38,12 @@ class RecallRequest(Request):
         max_length=MAX_REQUEST_TEXT_CHARS,
         description="What you need to know, phrased as the fact would be stated",
     )
-    collection: Annotated[
-        str | None, Cli(flags=("-c", "--collection"), help="the memory collection")
-    ] = Field(default=None, description="Memory-managed collection to recall from")
-    scopes: Annotated[
-        list[str] | None,
-        Cli(flags=("--scope",), metavar="SCOPE", repeat=True, help="a scope (repeat for more)"),
-    ] = Field(
+    collection: MemoryCollection = Field(
+        default=None, description="Memory-managed collection to recall from"
+    )
+    scopes: MemoryScopes = Field(
         default=None,
-        max_length=MAX_FILTER_ITEMS,
         description="Explicit scopes; visibility is any-intersection, no implicit global scope",
-        json_schema_extra={"minItems": 1, "maxItems": 8},
     )
     max_facts: Annotated[int | None, Cli(help="fact budget (1-64, default 8)")] = Field(
         default=None,
@@ -76,17 +81,12 @@ class RememberRequest(Request):
         max_length=MAX_REQUEST_TEXT_CHARS,
         description="One fact, stated in full (single statement, not a document)",
     )
-    collection: Annotated[
-        str | None, Cli(flags=("-c", "--collection"), help="the memory collection")
-    ] = Field(default=None, description="Memory-managed collection to write into")
-    scopes: Annotated[
-        list[str] | None,
-        Cli(flags=("--scope",), metavar="SCOPE", repeat=True, help="a scope (repeat for more)"),
-    ] = Field(
+    collection: MemoryCollection = Field(
+        default=None, description="Memory-managed collection to write into"
+    )
+    scopes: MemoryScopes = Field(
         default=None,
-        max_length=MAX_FILTER_ITEMS,
         description="Explicit scopes; no implicit global scope",
-        json_schema_extra={"minItems": 1, "maxItems": 8},
     )
     decision: Annotated[str | None, Cli(skip=True)] = Field(
         default=None,
