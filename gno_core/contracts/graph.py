@@ -90,7 +90,10 @@ class GraphReport(WireModel):
     total_communities: int = Field(ge=0)
 
 
-class GraphMeta(WireModel):
+class _ProjectionSize(WireModel):
+    """The first fields of a projection's ``meta``: its collection (an explicit null for all),
+    its limits and its totals (``graph`` and ``graph neighbors``)."""
+
     wire_nulls: ClassVar[frozenset[str]] = frozenset({"collection"})
 
     collection: str | None
@@ -98,6 +101,9 @@ class GraphMeta(WireModel):
     edge_limit: int = Field(ge=1)
     total_nodes: int = Field(ge=0)
     total_edges: int = Field(ge=0)
+
+
+class GraphMeta(_ProjectionSize):
     total_edges_unresolved: int = Field(ge=0)
     returned_nodes: int = Field(ge=0)
     returned_edges: int = Field(ge=0)
@@ -178,14 +184,7 @@ class GraphNeighbor(WireModel):
     confidence: GraphConfidence
 
 
-class ProjectionMeta(WireModel):
-    wire_nulls: ClassVar[frozenset[str]] = frozenset({"collection"})
-
-    collection: str | None
-    node_limit: int = Field(ge=1)
-    edge_limit: int = Field(ge=1)
-    total_nodes: int = Field(ge=0)
-    total_edges: int = Field(ge=0)
+class ProjectionMeta(_ProjectionSize):
     truncated: bool = Field(description="The projection searched was cut by a node or edge limit")
 
 
