@@ -9,21 +9,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gno_core.contracts import (
-    Capabilities,
-    DocumentList,
-    DocumentListMeta,
-    GetResult,
-    LineSpan,
-    ListedDocument,
-    MultiGetDocument,
-    MultiGetMeta,
-    MultiGetResult,
-    SkippedRef,
-    TagCount,
-    TagsList,
-    TagsMeta,
-)
+from gno_core.contracts import document as document_contract
+from gno_core.contracts.collections import TagCount, TagsList, TagsMeta
 from gno_core.errors import NotFoundError, ValidationError
 from gno_core.identity import parse_ref
 from gno_core.retrieval.results import conversion_info, source_info
@@ -91,7 +78,7 @@ class Documents:
 
     def get(
         self, ref: str, *, from_line: int | None = None, line_count: int | None = None
-    ) -> GetResult:
+    ) -> document_contract.GetResult:
         with self.resolved(ref) as resolved:
             handle, doc = resolved.handle, resolved.document
             markdown = handle.index.documents.markdown(doc.mirror_hash) or ""
@@ -99,7 +86,7 @@ class Documents:
 
     def multi_get(
         self, refs: list[str] | None = None, pattern: str | None = None, max_bytes: int = 10240
-    ) -> MultiGetResult:
+    ) -> document_contract.MultiGetResult:
         """Refs are de-duplicated and must name one index; at most ``MAX_MULTI_GET_REFS`` refs
         or matches, and documents past ``MAX_MULTI_GET_TOTAL_BYTES`` content bytes in all are
         skipped as ``exceeds_maxBytes``."""
@@ -130,19 +117,19 @@ class Documents:
 
     def ls(
         self, collection: str | None = None, prefix: str | None = None, limit: int | None = None
-    ) -> DocumentList:
+    ) -> document_contract.DocumentList:
         if collection:
             collection = self.handle.collection(collection).name
         docs = self.handle.index.documents.list_documents(collection=collection, prefix=prefix)
         shown = docs[:limit] if limit else docs
-        return DocumentList(
+        return document_contract.DocumentList(
             documents=[
-                ListedDocument(
+                document_contract.ListedDocument(
                     docid=d.docid, uri=self.handle.uri(d), title=d.meta.title, source=d.abs_path
                 )
                 for d in shown
             ],
-            meta=DocumentListMeta(
+            meta=document_contract.DocumentListMeta(
                 total=len(docs), returned=len(shown), collection=collection, prefix=prefix
             ),
         )
@@ -189,8 +176,8 @@ class _Batch:
         self.max_bytes = max_bytes
         self.requested = requested
         self.budget = MAX_MULTI_GET_TOTAL_BYTES
-        self.documents: list[MultiGetDocument] = []
-        self.skipped: list[SkippedRef] = []
+        self.documents: list[document_contract.MultiGetDocument] = []
+        self.skipped: list[document_contract.SkippedRef] = []
         self._seen: set[str] = set()
 
     def add(self, ref: str, handle: IndexHandle, doc: StoredDocument) -> None:
@@ -210,7 +197,7 @@ class _Batch:
             return
         self.budget -= len(content.encode())
         self.documents.append(
-            MultiGetDocument(
+            document_contract.MultiGetDocument(
                 docid=doc.docid,
                 uri=uri,
                 title=doc.meta.title,
@@ -222,13 +209,13 @@ class _Batch:
         )
 
     def skip(self, ref: str, reason: SkipReason, message: str) -> None:
-        self.skipped.append(SkippedRef(ref=ref, reason=reason, message=message))
+        self.skipped.append(document_contract.SkippedRef(ref=ref, reason=reason, message=message))
 
-    def result(self) -> MultiGetResult:
-        return MultiGetResult(
+    def result(self) -> document_contract.MultiGetResult:
+        return document_contract.MultiGetResult(
             documents=self.documents,
             skipped=self.skipped,
-            meta=MultiGetMeta(
+            meta=document_contract.MultiGetMeta(
                 requested=self.requested,
                 returned=len(self.documents),
                 skipped=len(self.skipped),
@@ -243,7 +230,7 @@ def _get_result(
     markdown: str,
     from_line: int | None,
     line_count: int | None,
-) -> GetResult:
+) -> document_contract.GetResult:
     lines = markdown.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -262,17 +249,17 @@ def _get_result(
     if not partial:
         content = markdown
     editable = doc.source_ext in (".md", ".markdown")
-    return GetResult(
+    return document_contract.GetResult(
         docid=doc.docid,
         uri=handle.uri(doc),
         title=doc.meta.title,
         content=content,
         total_lines=total,
-        returned_lines=LineSpan(start=start, end=end) if total else None,
+        returned_lines=document_contract.LineSpan(start=start, end=end) if total else None,
         language=doc.meta.language,
         source=source_info(doc),
         conversion=conversion_info(doc),
-        capabilities=Capabilities(
+        capabilities=document_contract.Capabilities(
             editable=editable,
             tags_editable=editable,
             tags_writeback=editable,

@@ -5,8 +5,9 @@ payload's used tokens and bytes and its id fixed last (see ``gno_core.evidence.c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
+from gno_core.contracts.evidence import OmissionReason
 from gno_core.evidence.canonical import canonical_bytes, content_id, sha256_hex
 from gno_core.evidence.errors import ContextError
 from gno_core.retrieval.dates import iso_from_ns
@@ -30,15 +31,8 @@ SHARE_CAP = (3, 5)
 ID_TOKENS_MAX = 64
 BYTE_ESTIMATOR = "unicode_conservative"
 TOKENIZER_ESTIMATOR = "active_tokenizer"
-OMISSION_REASONS = (
-    "duplicate",
-    "overlap",
-    "document_share_cap",
-    "redundant_coverage",
-    "global_budget",
-    "filtered_by_scope",
-    "invalid_coordinates",
-)
+#: The contract's omission reasons, in the order ``reasonCounts`` lists them.
+OMISSION_REASONS: tuple[str, ...] = get_args(OmissionReason)
 
 
 @dataclass(slots=True, eq=False)

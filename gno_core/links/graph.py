@@ -14,23 +14,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gno_core.collector import collector_paused
+from gno_core.contracts import graph as graph_contract
 from gno_core.contracts.base import Prebuilt
-from gno_core.contracts.graph import (
-    GraphDocument,
-    GraphHints,
-    GraphNeighbor,
-    GraphNeighborsMeta,
-    GraphNeighborsResult,
-    GraphNode,
-    GraphPathMeta,
-    GraphPathResult,
-    GraphPathStep,
-    GraphQueryEdge,
-    GraphQueryMeta,
-    GraphQueryNode,
-    GraphQueryResult,
-    GraphResult,
-)
 from gno_core.domain import EXPLICIT, DocRef, Edge
 from gno_core.errors import ValidationError
 from gno_core.identity import make_docid
@@ -72,12 +57,12 @@ class Graph:
 
     # -- the whole graph ------------------------------------------------------------------
 
-    def graph(self, limits: GraphLimits) -> GraphResult:
+    def graph(self, limits: GraphLimits) -> graph_contract.GraphResult:
         """``graph_wire`` made the contract model (the Python API's answer)."""
         with collector_paused():  # its ~60,000 models too
             return self.graph_wire(limits).model()
 
-    def graph_wire(self, limits: GraphLimits) -> Prebuilt[GraphResult]:
+    def graph_wire(self, limits: GraphLimits) -> Prebuilt[graph_contract.GraphResult]:
         """The whole graph and its report in the ``graph@1.0`` wire form (what the transports
         send): tens of thousands of links, no model per link."""
         collection = self._collection(limits.collection)
@@ -89,7 +74,7 @@ class Graph:
 
     def neighbors(
         self, ref: str, direction: Direction, limits: GraphLimits
-    ) -> GraphNeighborsResult:
+    ) -> graph_contract.GraphNeighborsResult:
         """The links of ``ref`` merged per (neighbour, link type), from one
         ``LinkStore.adjacent`` read (so it costs the neighbourhood, not the graph), the most
         linked first; each neighbour's degree from a count-only read (``LinkStore.degrees``).
@@ -127,7 +112,7 @@ class Graph:
             kept.append((other, way, link))
         degree = store.degrees(sorted(nodes), collection)
         neighbors = [
-            GraphNeighbor(
+            graph_contract.GraphNeighbor(
                 node=self._node(other, docs[other], degree),
                 direction=way,
                 type=edge_type(link.type),
@@ -136,10 +121,10 @@ class Graph:
             )
             for other, way, link in kept
         ]
-        return GraphNeighborsResult(
+        return graph_contract.GraphNeighborsResult(
             root=self._document(root, docs[root]),
             neighbors=neighbors,
-            meta=GraphNeighborsMeta(
+            meta=graph_contract.GraphNeighborsMeta(
                 collection=limits.collection,
                 node_limit=limits.limit,
                 edge_limit=limits.edge_limit,
@@ -153,7 +138,7 @@ class Graph:
 
     def path(
         self, source_ref: str, target_ref: str, max_depth: int, limits: GraphLimits
-    ) -> GraphPathResult:
+    ) -> graph_contract.GraphPathResult:
         """A shortest path following links either way, by a bidirectional breadth-first search
         that reads only the links of each level's frontier (``LinkStore.adjacent``); ``limit``
         caps the nodes reached and ``edgeLimit`` the links read."""
@@ -169,7 +154,7 @@ class Graph:
         keys, links = search.run(source, target, max_depth)
         found = keys is not None
         steps = [
-            GraphPathStep(
+            graph_contract.GraphPathStep(
                 source=make_docid(e.source.source_hash),
                 target=make_docid(e.target.source_hash),
                 type=edge_type(e.link_type),
@@ -178,14 +163,14 @@ class Graph:
             )
             for here, e in links
         ]
-        return GraphPathResult(
+        return graph_contract.GraphPathResult(
             source=self._document(source, docs[source]),
             target=self._document(target, docs[target]),
             found=found,
             hops=len(steps) if found else None,
             path=[self._document(k, docs[k]) for k in keys] if keys is not None else [],
             steps=steps,
-            meta=GraphPathMeta(
+            meta=graph_contract.GraphPathMeta(
                 collection=collection,
                 node_limit=limits.limit,
                 edge_limit=limits.edge_limit,
@@ -198,23 +183,25 @@ class Graph:
 
     # -- typed traversal ------------------------------------------------------------------
 
-    def query(self, ref: str, limits: TraversalLimits) -> GraphQueryResult:
+    def query(self, ref: str, limits: TraversalLimits) -> graph_contract.GraphQueryResult:
         root = self._key(ref)
         walk = Walk(root, self._docref(root), limits).run(self.handle.index.links)
         docs, depth, edges, hit = walk.docs, walk.depth, walk.edges, walk.hit
         nodes = [
-            GraphQueryNode(
+            graph_contract.GraphQueryNode(
                 **self._document(k, docs[k]).model_dump(),
                 depth=d,
-                graph_hints=GraphHints(in_degree=walk.inn.get(k, 0), out_degree=walk.out.get(k, 0)),
+                graph_hints=graph_contract.GraphHints(
+                    in_degree=walk.inn.get(k, 0), out_degree=walk.out.get(k, 0)
+                ),
             )
             for k, d in sorted(depth.items(), key=lambda item: (item[1], item[0]))
         ]
-        return GraphQueryResult(
+        return graph_contract.GraphQueryResult(
             root=self._document(root, docs[root]),
             nodes=nodes,
             edges=[
-                GraphQueryEdge(
+                graph_contract.GraphQueryEdge(
                     source=make_docid(e.source.source_hash),
                     target=make_docid(e.target.source_hash),
                     edge_type=e.relation,
@@ -225,7 +212,7 @@ class Graph:
                 )
                 for e, d in edges
             ],
-            meta=GraphQueryMeta(
+            meta=graph_contract.GraphQueryMeta(
                 direction=limits.direction,
                 edge_type=limits.edge_type,
                 max_depth=limits.max_depth,
@@ -267,8 +254,8 @@ class Graph:
     def _uri(self, doc: DocRef) -> str:
         return doc_uri(self.handle.name, doc)
 
-    def _document(self, key: Key, doc: DocRef) -> GraphDocument:
-        return GraphDocument(
+    def _document(self, key: Key, doc: DocRef) -> graph_contract.GraphDocument:
+        return graph_contract.GraphDocument(
             id=make_docid(doc.source_hash),
             uri=self._uri(doc),
             title=doc.title,
@@ -276,8 +263,8 @@ class Graph:
             rel_path=key[1],
         )
 
-    def _node(self, key: Key, doc: DocRef, degree: dict[Key, int]) -> GraphNode:
-        return GraphNode(
+    def _node(self, key: Key, doc: DocRef, degree: dict[Key, int]) -> graph_contract.GraphNode:
+        return graph_contract.GraphNode(
             id=make_docid(doc.source_hash),
             uri=self._uri(doc),
             title=doc.title,

@@ -8,17 +8,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gno_core.collector import collector_paused
+from gno_core.contracts import links as links_contract
 from gno_core.contracts.base import Prebuilt
-from gno_core.contracts.links import (
-    BacklinksMeta,
-    BacklinksResult,
-    LinkedDocument,
-    LinkPosition,
-    LinksMeta,
-    LinksResult,
-    LinkTotals,
-    OutgoingLink,
-)
 from gno_core.domain import AMBIGUOUS, MARKDOWN, WIKI, ExtractedLink, LinkCounts, Mention
 from gno_core.errors import ValidationError
 from gno_core.identity import make_docid, make_uri, plain_rel_path, uri_suffix
@@ -40,7 +31,7 @@ class Links:
         self.handle = handle
         self._documents = documents
 
-    def links(self, ref: str, link_type: str | None = None) -> LinksResult:
+    def links(self, ref: str, link_type: str | None = None) -> links_contract.LinksResult:
         """Outgoing links of ``ref`` in document order, optionally of one ``link_type``."""
         if link_type is not None and link_type not in LINK_TYPES:
             raise ValidationError(
@@ -51,7 +42,7 @@ class Links:
             handle, doc = resolved.handle, resolved.document
             records = handle.index.links.outgoing(doc.collection, doc.rel_path)
             links = [
-                OutgoingLink(
+                links_contract.OutgoingLink(
                     target_ref=r.link.target_ref,
                     target_anchor=r.link.target_anchor,
                     target_collection=r.link.target_collection,
@@ -65,7 +56,7 @@ class Links:
                     resolution=_resolution(r.state),
                     confidence=_confidence(r.targets[0].confidence) if r.targets else None,
                     targets=[
-                        LinkedDocument(
+                        links_contract.LinkedDocument(
                             docid=make_docid(t.document.source_hash),
                             uri=make_uri(t.document.collection, t.document.rel_path, handle.name),
                             title=t.document.title,
@@ -78,9 +69,9 @@ class Links:
                 for r in records
                 if link_type is None or r.link.link_type == link_type
             ]
-            return LinksResult(
+            return links_contract.LinksResult(
                 links=links,
-                meta=LinksMeta(
+                meta=links_contract.LinksMeta(
                     docid=doc.docid,
                     uri=handle.uri(doc),
                     title=doc.meta.title,
@@ -90,11 +81,13 @@ class Links:
                 ),
             )
 
-    def backlinks(self, ref: str, collection: str | None = None) -> BacklinksResult:
+    def backlinks(self, ref: str, collection: str | None = None) -> links_contract.BacklinksResult:
         """``backlinks_wire`` validated into the contract model (the Python API's answer)."""
         return self.backlinks_wire(ref, collection).model()
 
-    def backlinks_wire(self, ref: str, collection: str | None = None) -> Prebuilt[BacklinksResult]:
+    def backlinks_wire(
+        self, ref: str, collection: str | None = None
+    ) -> Prebuilt[links_contract.BacklinksResult]:
         """Links of active documents to ``ref`` (from ``collection`` only when given), ordered
         by source collection, path and position, built straight in the ``backlinks@1.0`` wire
         form: a hub has thousands, and a model per backlink (built, validated, serialised)
@@ -107,16 +100,18 @@ class Links:
             with collector_paused():
                 found = handle.index.links.mentions(doc.collection, doc.rel_path, source_collection)
                 backlinks = _wire_backlinks(found, handle.name)
-            meta = BacklinksMeta(
+            meta = links_contract.BacklinksMeta(
                 docid=doc.docid,
                 uri=handle.uri(doc),
                 title=doc.meta.title,
                 total_backlinks=len(backlinks),
                 filter_collection=source_collection,
             )
-            return Prebuilt(BacklinksResult, {"backlinks": backlinks, "meta": meta.wire()})
+            return Prebuilt(
+                links_contract.BacklinksResult, {"backlinks": backlinks, "meta": meta.wire()}
+            )
 
-    def totals(self) -> LinkTotals:
+    def totals(self) -> links_contract.LinkTotals:
         return link_totals(self.handle.index.links.counts())
 
 
@@ -165,8 +160,8 @@ def _wire_backlinks(found: list[Mention], index: str) -> list[dict[str, object]]
     return out
 
 
-def link_totals(counts: LinkCounts) -> LinkTotals:
-    return LinkTotals(
+def link_totals(counts: LinkCounts) -> links_contract.LinkTotals:
+    return links_contract.LinkTotals(
         total=counts.links,
         resolved=counts.resolved,
         ambiguous=counts.ambiguous,
@@ -178,8 +173,8 @@ def link_totals(counts: LinkCounts) -> LinkTotals:
     )
 
 
-def _position(link: ExtractedLink) -> LinkPosition:
-    return LinkPosition(
+def _position(link: ExtractedLink) -> links_contract.LinkPosition:
+    return links_contract.LinkPosition(
         start_line=link.start_line,
         start_col=link.start_col,
         end_line=link.end_line,
