@@ -77,14 +77,16 @@ def _target(name: str) -> Target:
     return target
 
 
-def _scope(target: Target, scope: str | None) -> Scope:
+def _target_scope(name: str, scope: str | None) -> tuple[Target, Scope]:
+    """The named target and the scope asked for (the target's default when none), checked."""
+    target = _target(name)
     chosen = scope or target.default_scope
     if chosen not in target.scopes:
         raise ValidationError(
             f"{target.label} has no {chosen!r} scope; use {' or '.join(target.scopes)}",
             details={"target": target.name, "scopes": list(target.scopes)},
         )
-    return chosen
+    return target, chosen
 
 
 def _where(target: Target, scope: Scope, env: Mapping[str, str] | None, cwd: Path | None) -> Path:
@@ -125,8 +127,7 @@ def install(
     env: Mapping[str, str] | None = None,
     cwd: Path | None = None,
 ) -> McpInstallResult:
-    chosen = _target(target)
-    where = _scope(chosen, scope)
+    chosen, where = _target_scope(target, scope)
     problems = entry_problems(entry)
     if problems:
         raise ValidationError("Refusing to install: " + "; ".join(problems))
@@ -142,8 +143,7 @@ def uninstall(
     env: Mapping[str, str] | None = None,
     cwd: Path | None = None,
 ) -> McpInstallResult:
-    chosen = _target(target)
-    where = _scope(chosen, scope)
+    chosen, where = _target_scope(target, scope)
     plan = plan_uninstall(chosen, where, _where(chosen, where, env, cwd))
     return _result(plan, "uninstall", None, dry_run)
 

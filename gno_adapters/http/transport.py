@@ -30,6 +30,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from gno_adapters.http.boundary import CALLER_KEY, Caller
 from gno_adapters.http.refusals import Refusal
 from gno_adapters.http.sessions import LegacySession
+from gno_adapters.mcp import jsonrpc
 from gno_adapters.mcp.context import Connection
 from gno_adapters.mcp.envelope import (
     HANDSHAKE_VERSIONS,
@@ -39,20 +40,6 @@ from gno_adapters.mcp.envelope import (
     read_envelope,
 )
 from gno_adapters.mcp.frames import FrameError, decode_frame, json_bytes
-from gno_adapters.mcp.jsonrpc import (
-    HEADER_MISMATCH,
-    INVALID_PARAMS,
-    INVALID_REQUEST,
-    METHOD_NOT_FOUND,
-    PARSE_ERROR,
-    UNSUPPORTED_PROTOCOL_VERSION,
-    JSONObject,
-    RequestId,
-    RpcError,
-    error_response,
-    is_request_id,
-    method_not_found,
-)
 
 if TYPE_CHECKING:
     from gno_adapters.http.gateway import Gateway
@@ -61,13 +48,13 @@ log = logging.getLogger("gno.http")
 
 #: 2026-07-28 HTTP status per JSON-RPC error code; anything unlisted (and every result) is 200.
 MODERN_STATUS: dict[int, int] = {
-    PARSE_ERROR: 400,
-    INVALID_REQUEST: 400,
-    INVALID_PARAMS: 400,
-    HEADER_MISMATCH: 400,
+    jsonrpc.PARSE_ERROR: 400,
+    jsonrpc.INVALID_REQUEST: 400,
+    jsonrpc.INVALID_PARAMS: 400,
+    jsonrpc.HEADER_MISMATCH: 400,
     -32021: 400,  # MissingRequiredClientCapability
-    UNSUPPORTED_PROTOCOL_VERSION: 400,
-    METHOD_NOT_FOUND: 404,
+    jsonrpc.UNSUPPORTED_PROTOCOL_VERSION: 400,
+    jsonrpc.METHOD_NOT_FOUND: 404,
 }
 #: Methods whose ``Mcp-Name`` header must repeat a body parameter.
 NAME_BEARING = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
@@ -102,8 +89,8 @@ class McpTransport:
                 return self._get(caller)
             if request.method == "DELETE":
                 return self._delete(caller)
-            problem = RpcError(-32000, f"Method Not Allowed: {request.method} /mcp")
-            return _json(405, error_response(None, problem), {"Allow": "GET, POST, DELETE"})
+            problem = jsonrpc.RpcError(-32000, f"Method Not Allowed: {request.method} /mcp")
+            return _json(405, jsonrpc.error_response(None, problem), {"Allow": "GET, POST, DELETE"})
         except Refusal as refusal:
             return refusal_response(refusal)
         except _Answer as answer:
@@ -128,34 +115,40 @@ class McpTransport:
 
     async def _modern(self, message: Any, caller: Caller) -> Response:
         if isinstance(message, list):
-            return _error(400, None, RpcError(INVALID_REQUEST, "Batches are not accepted"))
+            return _error(
+                400, None, jsonrpc.RpcError(jsonrpc.INVALID_REQUEST, "Batches are not accepted")
+            )
         if not isinstance(message, dict):
-            return _error(400, None, RpcError(INVALID_REQUEST, "A message must be an object"))
+            return _error(
+                400, None, jsonrpc.RpcError(jsonrpc.INVALID_REQUEST, "A message must be an object")
+            )
         rid = _request_id(message)
         if request.headers.get(SESSION_HEADER) is not None:
-            problem = RpcError(
-                INVALID_REQUEST,
+            problem = jsonrpc.RpcError(
+                jsonrpc.INVALID_REQUEST,
                 "Mcp-Session-Id is not accepted on a 2026-07-28 request: sessions belong to the "
                 "2025-11-25 handshake era",
             )
             return _error(400, rid, problem)
         method = message.get("method")
         if message.get("jsonrpc") != "2.0" or not isinstance(method, str):
-            problem = RpcError(INVALID_REQUEST, "A 2026-07-28 message must be a request")
+            problem = jsonrpc.RpcError(
+                jsonrpc.INVALID_REQUEST, "A 2026-07-28 message must be a request"
+            )
             return _error(400, rid, problem)
         try:
             self._ladder(message, method)
-        except RpcError as exc:
+        except jsonrpc.RpcError as exc:
             return _error(MODERN_STATUS.get(exc.code, 400), rid, exc)
         if method in MODERN_REFUSED:
             if "id" not in message:
                 return Response(b"", status=202)
-            return _error(404, rid, method_not_found(method))
+            return _error(404, rid, jsonrpc.method_not_found(method))
         self._write_gate(message, rid)
         connection = Connection.modern("http", identity=caller.label)
         return await self._answer(connection, message, modern=True)
 
-    def _ladder(self, message: JSONObject, method: str) -> None:
+    def _ladder(self, message: jsonrpc.JSONObject, method: str) -> None:
         headers = request.headers
         for name in ROUTING_HEADERS:
             if len(headers.getlist(name)) > 1:
@@ -183,13 +176,19 @@ class McpTransport:
 
     async def _legacy(self, message: Any, caller: Caller, header_version: str | None) -> Response:
         if isinstance(message, list):
-            return _error(400, None, RpcError(INVALID_REQUEST, "Batch requests are not supported"))
+            return _error(
+                400,
+                None,
+                jsonrpc.RpcError(jsonrpc.INVALID_REQUEST, "Batch requests are not supported"),
+            )
         if not isinstance(message, dict):
-            return _error(400, None, RpcError(INVALID_REQUEST, "A message must be an object"))
+            return _error(
+                400, None, jsonrpc.RpcError(jsonrpc.INVALID_REQUEST, "A message must be an object")
+            )
         rid = _request_id(message)
         if header_version is not None and header_version not in HANDSHAKE_VERSIONS:
-            problem = RpcError(
-                INVALID_REQUEST,
+            problem = jsonrpc.RpcError(
+                jsonrpc.INVALID_REQUEST,
                 f"Unsupported MCP-Protocol-Version: {header_version}",
                 {"supported": [*HANDSHAKE_VERSIONS, *MODERN_VERSIONS]},
             )
@@ -197,8 +196,8 @@ class McpTransport:
         sids = request.headers.getlist(SESSION_HEADER)
         if message.get("method") == "initialize" and "id" in message:
             if sids:
-                problem = RpcError(
-                    INVALID_REQUEST,
+                problem = jsonrpc.RpcError(
+                    jsonrpc.INVALID_REQUEST,
                     "initialize opens a new session: send it without Mcp-Session-Id",
                 )
                 return _error(400, rid, problem)
@@ -207,7 +206,7 @@ class McpTransport:
         self._write_gate(message, rid)
         return await self._answer(session.connection, message, modern=False)
 
-    def _initialize(self, message: JSONObject, caller: Caller) -> Response:
+    def _initialize(self, message: jsonrpc.JSONObject, caller: Caller) -> Response:
         session = self.sessions.open(
             identity=caller.identity, label=caller.label, epoch=caller.epoch
         )
@@ -219,7 +218,7 @@ class McpTransport:
         return _json(200, response, {SESSION_HEADER: session.id})
 
     async def _answer(
-        self, connection: Connection, message: JSONObject, *, modern: bool
+        self, connection: Connection, message: jsonrpc.JSONObject, *, modern: bool
     ) -> Response:
         reply = self.engine.handle(connection, message)
         response = reply.response
@@ -237,35 +236,39 @@ class McpTransport:
             status = MODERN_STATUS.get(response["error"].get("code"), 200)
         return _json(status, response, sse=_wants_sse())
 
-    def _write_gate(self, message: JSONObject, rid: RequestId | None) -> None:
+    def _write_gate(self, message: jsonrpc.JSONObject, rid: jsonrpc.RequestId | None) -> None:
         if not self.enable_write and _tool_name(message) in self.write_names:
             raise Refusal(403, "write_disabled", request_id=rid)
 
     # -- GET and DELETE (2025-era sessions) ------------------------------------------------
 
     def _session(
-        self, sids: list[str], caller: Caller, rid: RequestId | None = None
+        self, sids: list[str], caller: Caller, rid: jsonrpc.RequestId | None = None
     ) -> LegacySession:
         if not sids:
-            problem = RpcError(-32000, "Bad Request: Mcp-Session-Id header is required")
+            problem = jsonrpc.RpcError(-32000, "Bad Request: Mcp-Session-Id header is required")
             raise _Answer(_error(400, rid, problem))
         if len(sids) > 1:
-            problem = RpcError(-32000, "Bad Request: Mcp-Session-Id is repeated")
+            problem = jsonrpc.RpcError(-32000, "Bad Request: Mcp-Session-Id is repeated")
             raise _Answer(_error(400, rid, problem))
         session = self.sessions.find(sids[0], identity=caller.identity, epoch=caller.epoch)
         if session is None:
-            problem = RpcError(SESSION_NOT_FOUND, "Session not found: initialize a new session")
+            problem = jsonrpc.RpcError(
+                SESSION_NOT_FOUND, "Session not found: initialize a new session"
+            )
             raise _Answer(_error(404, rid, problem))
         return session
 
     def _get(self, caller: Caller) -> Response:
         accept = request.headers.get("Accept", "")
         if "text/event-stream" not in accept and "*/*" not in accept:
-            problem = RpcError(-32000, "Not Acceptable: GET /mcp opens a text/event-stream")
+            problem = jsonrpc.RpcError(-32000, "Not Acceptable: GET /mcp opens a text/event-stream")
             return _error(406, None, problem)
         session = self._session(request.headers.getlist(SESSION_HEADER), caller)
         if session.streaming:
-            problem = RpcError(-32000, "Conflict: this session already has a GET stream open")
+            problem = jsonrpc.RpcError(
+                -32000, "Conflict: this session already has a GET stream open"
+            )
             return _error(409, None, problem)
         session.streaming = True
         ended, keepalive = session.ended, self.keepalive
@@ -312,7 +315,7 @@ def refusal_response(refusal: Refusal) -> Response:
 
 def _json(
     status: int,
-    payload: JSONObject | None,
+    payload: jsonrpc.JSONObject | None,
     headers: dict[str, str] | None = None,
     *,
     sse: bool = False,
@@ -330,12 +333,12 @@ def _json(
     return response
 
 
-def _error(status: int, rid: RequestId | None, problem: RpcError) -> Response:
-    return _json(status, error_response(rid, problem))
+def _error(status: int, rid: jsonrpc.RequestId | None, problem: jsonrpc.RpcError) -> Response:
+    return _json(status, jsonrpc.error_response(rid, problem))
 
 
-def _mismatch(header: str, message: str) -> RpcError:
-    return RpcError(HEADER_MISMATCH, message, {"mismatch": header})
+def _mismatch(header: str, message: str) -> jsonrpc.RpcError:
+    return jsonrpc.RpcError(jsonrpc.HEADER_MISMATCH, message, {"mismatch": header})
 
 
 def _claims_modern(message: Any) -> bool:
@@ -344,12 +347,12 @@ def _claims_modern(message: Any) -> bool:
     return isinstance(message, dict) and claims_modern(message.get("params"))
 
 
-def _request_id(message: JSONObject) -> RequestId | None:
+def _request_id(message: jsonrpc.JSONObject) -> jsonrpc.RequestId | None:
     rid = message.get("id")
-    return rid if is_request_id(rid) else None
+    return rid if jsonrpc.is_request_id(rid) else None
 
 
-def _tool_name(message: JSONObject) -> str | None:
+def _tool_name(message: jsonrpc.JSONObject) -> str | None:
     if message.get("method") != "tools/call":
         return None
     params = message.get("params")

@@ -8,21 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from gno_core.domain import (
-    AMBIGUOUS,
-    DocRef,
-    Edge,
-    ExtractedLink,
-    LinkCounts,
-    LinkGraph,
-    LinkRecord,
-    LinkTarget,
-    Mention,
-    NameHit,
-    NameKey,
-    PendingLink,
-    StoredDocument,
-)
+from gno_core import domain
 from gno_core.ports.links import DocumentLinks, NamedDoc, PendingRow
 
 if TYPE_CHECKING:
@@ -36,7 +22,7 @@ Key = tuple[str, str]
 @dataclass
 class _Link:
     source: Key
-    link: ExtractedLink
+    link: domain.ExtractedLink
     state: str
     targets: tuple[tuple[Key, str, str], ...] = ()
 
@@ -48,7 +34,7 @@ class LinkState:
     links: dict[int, _Link] = field(default_factory=dict)
     by_doc: dict[Key, list[int]] = field(default_factory=dict)
     by_key: dict[str, set[int]] = field(default_factory=dict)
-    names: dict[Key, frozenset[NameKey]] = field(default_factory=dict)
+    names: dict[Key, frozenset[domain.NameKey]] = field(default_factory=dict)
     next_id: int = 1
     #: The handles ``name_rows`` gives documents, both ways.
     doc_ids: dict[Key, int] = field(default_factory=dict)
@@ -61,7 +47,7 @@ class LinkState:
             self.doc_keys[found] = doc
         return found
 
-    def replace_links(self, doc: Key, links: Sequence[ExtractedLink]) -> None:
+    def replace_links(self, doc: Key, links: Sequence[domain.ExtractedLink]) -> None:
         for link_id in self.by_doc.pop(doc, []):
             gone = self.links.pop(link_id)
             for key in gone.link.keys:
@@ -76,7 +62,7 @@ class LinkState:
             self.next_id += 1
         self.by_doc[doc] = ids
 
-    def replace_names(self, doc: Key, names: Iterable[NameKey], was_active: bool) -> None:
+    def replace_names(self, doc: Key, names: Iterable[domain.NameKey], was_active: bool) -> None:
         old = self.names.get(doc, frozenset())
         new = frozenset(names)
         self.names[doc] = new
@@ -143,27 +129,29 @@ class InMemoryLinks:
         self._s = state.links
         self._rows = state.rows
 
-    def _active(self, key: Key) -> StoredDocument | None:
+    def _active(self, key: Key) -> domain.StoredDocument | None:
         row = self._rows.get(key)
         return row.doc if row is not None and row.doc.active else None
 
-    def _ref(self, key: Key) -> DocRef:
+    def _ref(self, key: Key) -> domain.DocRef:
         doc = self._rows[key].doc
-        return DocRef(doc.collection, doc.rel_path, doc.meta.title, doc.source_hash)
+        return domain.DocRef(doc.collection, doc.rel_path, doc.meta.title, doc.source_hash)
 
-    def _targets(self, row: _Link) -> tuple[LinkTarget, ...]:
+    def _targets(self, row: _Link) -> tuple[domain.LinkTarget, ...]:
         return tuple(
-            LinkTarget(self._ref(key), confidence, method)
+            domain.LinkTarget(self._ref(key), confidence, method)
             for key, confidence, method in sorted(row.targets)
             if self._active(key) is not None
         )
 
-    def _record(self, link_id: int) -> LinkRecord:
+    def _record(self, link_id: int) -> domain.LinkRecord:
         row = self._s.links[link_id]
         link = row.link
-        return LinkRecord(self._ref(row.source), _without_keys(link), self._targets(row), row.state)
+        return domain.LinkRecord(
+            self._ref(row.source), _without_keys(link), self._targets(row), row.state
+        )
 
-    def outgoing(self, collection: str, rel_path: str) -> list[LinkRecord]:
+    def outgoing(self, collection: str, rel_path: str) -> list[domain.LinkRecord]:
         if self._active((collection, rel_path)) is None:
             return []
         ids = self._s.by_doc.get((collection, rel_path), [])
@@ -185,11 +173,11 @@ class InMemoryLinks:
 
     def incoming(
         self, collection: str, rel_path: str, source_collection: str | None = None
-    ) -> list[LinkRecord]:
+    ) -> list[domain.LinkRecord]:
         me = (collection, rel_path)
         if self._active(me) is None:
             return []
-        out: list[LinkRecord] = []
+        out: list[domain.LinkRecord] = []
         for row in self._s.links.values():
             if self._active(row.source) is None:
                 continue
@@ -198,10 +186,10 @@ class InMemoryLinks:
             for key, confidence, method in row.targets:
                 if key == me:
                     out.append(
-                        LinkRecord(
+                        domain.LinkRecord(
                             self._ref(row.source),
                             _without_keys(row.link),
-                            (LinkTarget(self._ref(me), confidence, method),),
+                            (domain.LinkTarget(self._ref(me), confidence, method),),
                             row.state,
                         )
                     )
@@ -209,9 +197,9 @@ class InMemoryLinks:
 
     def mentions(
         self, collection: str, rel_path: str, source_collection: str | None = None
-    ) -> list[Mention]:
+    ) -> list[domain.Mention]:
         return [
-            Mention(
+            domain.Mention(
                 r.source.collection,
                 r.source.rel_path,
                 r.source.title,
@@ -231,7 +219,9 @@ class InMemoryLinks:
             for r in self.incoming(collection, rel_path, source_collection)
         ]
 
-    def edges(self, collection: str | None = None, relation: str | None = None) -> Iterator[Edge]:
+    def edges(
+        self, collection: str | None = None, relation: str | None = None
+    ) -> Iterator[domain.Edge]:
         rows = [
             row
             for row in self._s.links.values()
@@ -242,7 +232,7 @@ class InMemoryLinks:
         rows.sort(key=lambda r: (r.source, r.link.seq))
         for row in rows:
             for target in self._targets(row):
-                yield Edge(
+                yield domain.Edge(
                     self._ref(row.source),
                     target.document,
                     row.link.relation,
@@ -251,7 +241,7 @@ class InMemoryLinks:
                     target.confidence,
                 )
 
-    def graph(self, collection: str | None = None) -> LinkGraph:
+    def graph(self, collection: str | None = None) -> domain.LinkGraph:
         docs = sorted(
             (
                 row.doc
@@ -267,14 +257,16 @@ class InMemoryLinks:
             target = index.get((e.target.collection, e.target.rel_path))
             if source is not None and target is not None:
                 edges.append((source, target, e.link_type, e.confidence))
-        return LinkGraph(
-            tuple(DocRef(d.collection, d.rel_path, d.meta.title, d.source_hash) for d in docs),
+        return domain.LinkGraph(
+            tuple(
+                domain.DocRef(d.collection, d.rel_path, d.meta.title, d.source_hash) for d in docs
+            ),
             tuple(edges),
         )
 
     def adjacent(
         self, documents: Sequence[tuple[str, str]], relation: str | None = None
-    ) -> list[Edge]:
+    ) -> list[domain.Edge]:
         wanted = set(documents)
         return [
             e
@@ -300,7 +292,9 @@ class InMemoryLinks:
                     out[end] = out.get(end, 0) + 1
         return out
 
-    def unresolved(self, collection: str | None = None, limit: int = 100) -> list[LinkRecord]:
+    def unresolved(
+        self, collection: str | None = None, limit: int = 100
+    ) -> list[domain.LinkRecord]:
         ids = [
             i
             for i, row in self._s.links.items()
@@ -314,7 +308,7 @@ class InMemoryLinks:
         )
         return records[: max(limit, 0)]
 
-    def counts(self, collection: str | None = None) -> LinkCounts:
+    def counts(self, collection: str | None = None) -> domain.LinkCounts:
         rows = [
             row
             for row in self._s.links.values()
@@ -325,10 +319,10 @@ class InMemoryLinks:
         settled = [r for r in rows if r.state in {"resolved", "ambiguous"} and r.targets]
         relations = Counter(r.link.relation for r in settled)
         confidence = Counter(
-            AMBIGUOUS if r.state == "ambiguous" else min(c for _, c, _ in r.targets)
+            domain.AMBIGUOUS if r.state == "ambiguous" else min(c for _, c, _ in r.targets)
             for r in settled
         )
-        return LinkCounts(
+        return domain.LinkCounts(
             links=len(rows),
             resolved=states["resolved"],
             ambiguous=states["ambiguous"],
@@ -339,25 +333,25 @@ class InMemoryLinks:
             confidence=tuple(sorted(confidence.items(), key=lambda kv: (-kv[1], kv[0]))),
         )
 
-    def pending(self, limit: int) -> list[PendingLink]:
-        out: list[PendingLink] = []
+    def pending(self, limit: int) -> list[domain.PendingLink]:
+        out: list[domain.PendingLink] = []
         for link_id in sorted(self._s.links):
             row = self._s.links[link_id]
             if row.state == "pending" and self._active(row.source) is not None:
-                out.append(PendingLink(link_id, self._ref(row.source), row.link))
+                out.append(domain.PendingLink(link_id, self._ref(row.source), row.link))
                 if len(out) >= limit:
                     break
         return out
 
-    def candidates(self, collection: str, keys: Sequence[str]) -> list[NameHit]:
+    def candidates(self, collection: str, keys: Sequence[str]) -> list[domain.NameHit]:
         wanted = set(keys)
-        out: list[NameHit] = []
+        out: list[domain.NameHit] = []
         for doc, names in self._s.names.items():
             if doc[0] != collection or self._active(doc) is None:
                 continue
             for name in names:
                 if name.key in wanted:
-                    out.append(NameHit(self._ref(doc), name.kind, name.key))
+                    out.append(domain.NameHit(self._ref(doc), name.kind, name.key))
         return out
 
     def resolve_plain_names(self) -> int:
@@ -407,6 +401,6 @@ class InMemoryLinks:
             row.state = "unresolved" if not kept else ("ambiguous" if len(kept) > 1 else "resolved")
 
 
-def _without_keys(link: ExtractedLink) -> ExtractedLink:
+def _without_keys(link: domain.ExtractedLink) -> domain.ExtractedLink:
     # Reads answer like the SQLite store, which keeps keys for resolution only.
     return replace(link, keys=()) if link.keys else link

@@ -51,6 +51,12 @@ _LINK_COLUMNS = (
     "l.target_collection, l.link_text, l.start_line, l.start_col, l.end_line, l.end_col, "
     "l.alias, l.external, l.embed, l.context"
 )
+#: A graph link's columns (``_edge`` makes the ``Edge``): its source and target documents
+#: (``s``, ``d``) and the link (``l``) with its resolution (``t``).
+_EDGE_COLUMNS = (
+    "s.id, s.collection, s.rel_path, s.title, s.source_hash, d.id, d.collection, "
+    "d.rel_path, d.title, d.source_hash, l.relation, l.link_type, l.edge_source, t.confidence"
+)
 _DECODER = json.JSONDecoder()
 #: ``json.dumps(keys, ensure_ascii=False)`` without building an encoder per link.
 _KEYS_JSON = json.JSONEncoder(ensure_ascii=False)
@@ -85,6 +91,26 @@ def _link(row: Sequence[Any], keys: tuple[str, ...] = ()) -> ExtractedLink:
         row[15],
         keys,
     )
+
+
+def _edge(row: Sequence[Any], refs: dict[int, DocRef]) -> Edge:
+    """The ``Edge`` of a row of ``_EDGE_COLUMNS``; ``refs`` keeps each document's ``DocRef``,
+    built once however many edges it has."""
+    return Edge(
+        _doc_ref(refs, row[0], row[1:5]),
+        _doc_ref(refs, row[5], row[6:10]),
+        row[10],
+        row[11],
+        row[12],
+        row[13],
+    )
+
+
+def _doc_ref(refs: dict[int, DocRef], doc_id: int, row: Sequence[Any]) -> DocRef:
+    found = refs.get(doc_id)
+    if found is None:
+        found = refs[doc_id] = DocRef(row[0], row[1], row[2], row[3])
+    return found
 
 
 def _backlinks_to(
@@ -425,24 +451,15 @@ class ApswLinks:
         # Driven by doc_links in (doc_id, seq) order (its unique index): no sort, and each
         # document's DocRef is built once however many edges it has.
         sql = (
-            "SELECT s.id, s.collection, s.rel_path, s.title, s.source_hash, d.id, d.collection, "
-            "d.rel_path, d.title, d.source_hash, l.relation, l.link_type, l.edge_source, "
-            "t.confidence FROM doc_links l CROSS JOIN documents s ON s.id = l.doc_id "
+            f"SELECT {_EDGE_COLUMNS} FROM doc_links l CROSS JOIN documents s ON s.id = l.doc_id "
             "CROSS JOIN link_targets t ON t.link_id = l.id "
             "CROSS JOIN documents d ON d.id = t.dst_doc_id "
             f"WHERE s.active = 1 AND d.active = 1 {where} ORDER BY l.doc_id, l.seq, t.dst_doc_id"
         )
         refs: dict[int, DocRef] = {}
-
-        def ref(doc_id: int, row: Sequence[Any]) -> DocRef:
-            found = refs.get(doc_id)
-            if found is None:
-                found = refs[doc_id] = DocRef(row[0], row[1], row[2], row[3])
-            return found
-
         with translate_errors("reading the link graph"):
             for r in self._conn.cursor().execute(sql, params):
-                yield Edge(ref(r[0], r[1:5]), ref(r[5], r[6:10]), r[10], r[11], r[12], r[13])
+                yield _edge(r, refs)
 
     def graph(self, collection: str | None = None) -> LinkGraph:
         where, params = ("AND collection = ?", (collection,)) if collection else ("", ())
@@ -534,11 +551,7 @@ class ApswLinks:
         where = ""
         if relation is not None:
             where = " AND l.relation = ?"
-        columns = (
-            "s.id, s.collection, s.rel_path, s.title, s.source_hash, d.id, d.collection, "
-            "d.rel_path, d.title, d.source_hash, l.relation, l.link_type, l.edge_source, "
-            "t.confidence, l.seq"
-        )
+        columns = f"{_EDGE_COLUMNS}, l.seq"
         by_source = (
             "FROM doc_links l CROSS JOIN documents s ON s.id = l.doc_id "
             "CROSS JOIN link_targets t ON t.link_id = l.id "
@@ -564,18 +577,9 @@ class ApswLinks:
         if relation is not None:
             params += [relation, relation]
 
-        def ref(doc_id: int, row: Sequence[Any]) -> DocRef:
-            found = refs.get(doc_id)
-            if found is None:
-                found = refs[doc_id] = DocRef(row[0], row[1], row[2], row[3])
-            return found
-
         with translate_errors("reading the link graph"):
             return [
-                (
-                    (r[0], r[14], r[5]),
-                    Edge(ref(r[0], r[1:5]), ref(r[5], r[6:10]), r[10], r[11], r[12], r[13]),
-                )
+                ((r[0], r[14], r[5]), _edge(r, refs))
                 for r in self._conn.cursor().execute(sql, params)
             ]
 
