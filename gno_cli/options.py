@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from gno_core.contracts.fields import FieldSpec
 
 Parser = argparse.ArgumentParser
+Model = TypeVar("Model", bound="BaseModel")
 
 
 def defer(parser: Parser, populate: Callable[[Parser], None]) -> None:
@@ -117,6 +118,11 @@ def _add_field(target: Any, spec: FieldSpec) -> None:
 def request_values(args: argparse.Namespace, model: type[BaseModel]) -> dict[str, Any]:
     """The fields of ``model`` the command line gave (by field name), for ``model_validate``."""
     return given_values(args, model.model_fields)
+
+
+def validated(args: argparse.Namespace, model: type[Model]) -> Model:
+    """The command's request: ``model`` validated from the fields the command line gave."""
+    return model.model_validate(request_values(args, model))
 
 
 def given_values(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from gno_cli.options import add_request_options, defer, request_values
+from gno_cli.options import add_request_options, defer, validated
 from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def _graph_options(g: argparse.ArgumentParser) -> None:
 def run_graph(ctx: Context) -> int:
     from gno_core.contracts.requests import GraphRequest
 
-    req = GraphRequest.model_validate(request_values(ctx.args, GraphRequest))
+    req = validated(ctx.args, GraphRequest)
     pre = ctx.gno.graph_wire(req)
     html_file = getattr(ctx.args, "html", None)
     if ctx.json and not html_file:
@@ -100,7 +100,7 @@ def run_graph(ctx: Context) -> int:
 def run_query(ctx: Context) -> int:
     from gno_core.contracts.requests import GraphQueryRequest
 
-    req = GraphQueryRequest.model_validate(request_values(ctx.args, GraphQueryRequest))
+    req = validated(ctx.args, GraphQueryRequest)
     res = ctx.gno.graph_query(req)
     if ctx.json:
         emit_json(res)
@@ -124,7 +124,7 @@ def run_query(ctx: Context) -> int:
 def run_neighbors(ctx: Context) -> int:
     from gno_core.contracts.requests import GraphNeighborsRequest
 
-    req = GraphNeighborsRequest.model_validate(request_values(ctx.args, GraphNeighborsRequest))
+    req = validated(ctx.args, GraphNeighborsRequest)
     res = ctx.gno.graph_neighbors(req)
     if ctx.json:
         emit_json(res)
@@ -141,7 +141,7 @@ def run_neighbors(ctx: Context) -> int:
 def run_path(ctx: Context) -> int:
     from gno_core.contracts.requests import GraphPathRequest
 
-    req = GraphPathRequest.model_validate(request_values(ctx.args, GraphPathRequest))
+    req = validated(ctx.args, GraphPathRequest)
     res = ctx.gno.graph_path(req)
     if ctx.json:
         emit_json(res)

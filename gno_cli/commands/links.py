@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from gno_cli.options import add_request_options, defer, request_values
+from gno_cli.options import add_request_options, defer, validated
 from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def _backlinks_options(b: argparse.ArgumentParser) -> None:
 def run_links(ctx: Context) -> int:
     from gno_core.contracts.requests import LinksRequest
 
-    req = LinksRequest.model_validate(request_values(ctx.args, LinksRequest))
+    req = validated(ctx.args, LinksRequest)
     res = ctx.gno.links(req.ref, link_type=req.link_type)
     if ctx.json:
         emit_json(res)
@@ -62,7 +62,7 @@ def run_links(ctx: Context) -> int:
 def run_backlinks(ctx: Context) -> int:
     from gno_core.contracts.requests import BacklinksRequest
 
-    req = BacklinksRequest.model_validate(request_values(ctx.args, BacklinksRequest))
+    req = validated(ctx.args, BacklinksRequest)
     pre = ctx.gno.backlinks_wire(req.ref, collection=req.collection)
     if ctx.json:
         emit_json(pre.wire())  # no model per backlink

@@ -13,7 +13,7 @@ from gno_cli.commands.search import (
     request_from,
     retrieval_values,
 )
-from gno_cli.options import add_request_options, defer, request_values
+from gno_cli.options import add_request_options, defer, validated
 from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ def run_query(ctx: Context) -> int:
 def run_similar(ctx: Context) -> int:
     from gno_core.contracts.requests import SimilarRequest
 
-    req = SimilarRequest.model_validate(request_values(ctx.args, SimilarRequest))
+    req = validated(ctx.args, SimilarRequest)
     res = ctx.gno.similar(
         req.ref, limit=req.limit, threshold=req.threshold, cross_collection=req.cross_collection
     )

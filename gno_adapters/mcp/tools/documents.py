@@ -8,7 +8,7 @@ from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools import common as c
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
-from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
+from gno_adapters.mcp.tools.schema import DerivedSchema, validated
 
 if TYPE_CHECKING:
     from gno_core.contracts import MultiGetResult
@@ -33,7 +33,7 @@ SKIP_REASONS = {
 def _get(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import GetRequest
 
-    req = GetRequest.model_validate(model_arguments(GetRequest, call.arguments))
+    req = validated(GetRequest, call.arguments)
     got = call.facade.get(req.ref, from_line=req.from_line, line_count=req.line_count)
     start = got.returned_lines.start if got.returned_lines else 1
     text = c.number_lines(got.content, start) if call.arg("lineNumbers", True) else got.content
@@ -66,7 +66,7 @@ def render_multi_get(result: MultiGetResult, line_numbers: bool) -> str:
 def _multi_get(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import MultiGetRequest
 
-    req = MultiGetRequest.model_validate(model_arguments(MultiGetRequest, call.arguments))
+    req = validated(MultiGetRequest, call.arguments)
     result = call.facade.multi_get(req.refs, req.pattern, max_bytes=req.max_bytes)
     return tool_result(render_multi_get(result, call.arg("lineNumbers", True)), result)
 

@@ -8,7 +8,7 @@ from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools import common as c
 from gno_adapters.mcp.tools.common import ToolCall
-from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
+from gno_adapters.mcp.tools.schema import DerivedSchema, validated
 
 EVIDENCE_REQUESTS = "gno_core.contracts.evidence_requests"
 CONTEXT_INPUT = DerivedSchema(
@@ -38,7 +38,7 @@ def _context(call: ToolCall) -> JSONObject:
     from gno_core.contracts.evidence_requests import ContextRequest
     from gno_core.evidence.projection import compact
 
-    request = ContextRequest.model_validate(model_arguments(ContextRequest, call.arguments))
+    request = validated(ContextRequest, call.arguments)
     capsule = call.facade.context(request).wire()
     # The model reads the compact projection; applications get the full capsule.
     return {"content": [{"type": "text", "text": compact(capsule)}], "structuredContent": capsule}
@@ -99,7 +99,7 @@ DIAGNOSE_INPUT = DerivedSchema(
 def _section(call: ToolCall) -> JSONObject:
     from gno_core.contracts.evidence_requests import SectionRequest
 
-    request = SectionRequest.model_validate(model_arguments(SectionRequest, call.arguments))
+    request = validated(SectionRequest, call.arguments)
     result = call.facade.section(request).wire()
     text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
     citation = result.get("citation")
@@ -129,7 +129,7 @@ def render_diagnosis(result: dict[str, object]) -> str:
 def _diagnose(call: ToolCall) -> JSONObject:
     from gno_core.contracts.evidence_requests import DiagnoseRequest
 
-    request = DiagnoseRequest.model_validate(model_arguments(DiagnoseRequest, call.arguments))
+    request = validated(DiagnoseRequest, call.arguments)
     result = call.facade.query_diagnose(request).wire()
     return {
         "content": [{"type": "text", "text": render_diagnosis(result)}],
@@ -164,7 +164,7 @@ def _ask(call: ToolCall) -> JSONObject:
     from gno_core.contracts.evidence_requests import AskRequest
     from gno_core.evidence.projection import render_ask
 
-    request = AskRequest.model_validate(model_arguments(AskRequest, call.arguments))
+    request = validated(AskRequest, call.arguments)
     result = call.facade.ask(request).wire()
     text = render_ask(result)
     return {"content": [{"type": "text", "text": text}], "structuredContent": result}

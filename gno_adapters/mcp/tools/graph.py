@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
-from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
+from gno_adapters.mcp.tools.schema import DerivedSchema, validated
 
 if TYPE_CHECKING:
     from gno_core.contracts import (
@@ -79,7 +79,7 @@ def render_graph_path(res: GraphPathResult) -> str:
 def _graph(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import GraphRequest
 
-    req = GraphRequest.model_validate(model_arguments(GraphRequest, call.arguments))
+    req = validated(GraphRequest, call.arguments)
     res = call.facade.graph_wire(req)
     return tool_result(render_graph(res.wire()), res)
 
@@ -87,7 +87,7 @@ def _graph(call: ToolCall) -> JSONObject:
 def _graph_query(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import GraphQueryRequest
 
-    req = GraphQueryRequest.model_validate(model_arguments(GraphQueryRequest, call.arguments))
+    req = validated(GraphQueryRequest, call.arguments)
     res = call.facade.graph_query(req)
     return tool_result(render_graph_query(res), res)
 
@@ -95,9 +95,7 @@ def _graph_query(call: ToolCall) -> JSONObject:
 def _graph_neighbors(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import GraphNeighborsRequest
 
-    req = GraphNeighborsRequest.model_validate(
-        model_arguments(GraphNeighborsRequest, call.arguments)
-    )
+    req = validated(GraphNeighborsRequest, call.arguments)
     res = call.facade.graph_neighbors(req)
     return tool_result(render_graph_neighbors(res), res)
 
@@ -105,7 +103,7 @@ def _graph_neighbors(call: ToolCall) -> JSONObject:
 def _graph_path(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import GraphPathRequest
 
-    req = GraphPathRequest.model_validate(model_arguments(GraphPathRequest, call.arguments))
+    req = validated(GraphPathRequest, call.arguments)
     res = call.facade.graph_path(req)
     return tool_result(render_graph_path(res), res)
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
-from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
+from gno_adapters.mcp.tools.schema import DerivedSchema, validated
 
 if TYPE_CHECKING:
     from gno_core.contracts import LinksResult
@@ -41,7 +41,7 @@ def render_backlinks(wire: dict[str, Any]) -> str:
 def _links(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import LinksRequest
 
-    req = LinksRequest.model_validate(model_arguments(LinksRequest, call.arguments))
+    req = validated(LinksRequest, call.arguments)
     res = call.facade.links(req.ref, link_type=req.link_type)
     return tool_result(render_links(res), res)
 
@@ -49,7 +49,7 @@ def _links(call: ToolCall) -> JSONObject:
 def _backlinks(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import BacklinksRequest
 
-    req = BacklinksRequest.model_validate(model_arguments(BacklinksRequest, call.arguments))
+    req = validated(BacklinksRequest, call.arguments)
     res = call.facade.backlinks_wire(req.ref, collection=req.collection)
     return tool_result(render_backlinks(res.wire()), res)
 

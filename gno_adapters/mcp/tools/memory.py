@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
-from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
+from gno_adapters.mcp.tools.schema import DerivedSchema, validated
 
 if TYPE_CHECKING:
     from gno_core.contracts.memory import RecallResult, RememberResult
@@ -63,7 +63,7 @@ def render_recall(result: RecallResult) -> str:
 def _recall(call: ToolCall) -> JSONObject:
     from gno_core.contracts.memory_requests import RecallRequest
 
-    request = RecallRequest.model_validate(model_arguments(RecallRequest, call.arguments))
+    request = validated(RecallRequest, call.arguments)
     result = call.facade.recall(request, memory_identity(call))
     return tool_result(render_recall(result), result)
 
@@ -112,7 +112,7 @@ def render_remember(result: RememberResult) -> str:
 def _remember(call: ToolCall) -> JSONObject:
     from gno_core.contracts.memory_requests import RememberRequest
 
-    request = RememberRequest.model_validate(model_arguments(RememberRequest, call.arguments))
+    request = validated(RememberRequest, call.arguments)
     result = call.facade.remember(
         request, memory_identity(call), cancelled=call.ctx.cancelled.is_set
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import threading
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args, get_origin
 
 from gno_adapters.mcp.jsonrpc import JSONObject
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from pydantic.fields import FieldInfo
 
 REQUESTS_MODULE = "gno_core.contracts.requests"
+Model = TypeVar("Model", bound="BaseModel")
 SCALAR_TYPES: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
 
@@ -190,3 +191,8 @@ def model_arguments(model: type[BaseModel], arguments: Mapping[str, Any]) -> dic
     options) are the tool's own business."""
     aliases = [(f.alias or name) for name, f in model.model_fields.items()]
     return {alias: arguments[alias] for alias in aliases if alias in arguments}
+
+
+def validated(model: type[Model], arguments: Mapping[str, Any]) -> Model:
+    """A tool call's request: ``model`` validated from the arguments that are its fields."""
+    return model.model_validate(model_arguments(model, arguments))

@@ -8,7 +8,7 @@ from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools import common as c
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
-from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
+from gno_adapters.mcp.tools.schema import DerivedSchema, validated
 
 if TYPE_CHECKING:
     from gno_core.contracts import SearchResults
@@ -30,7 +30,7 @@ SEARCH_INPUT = DerivedSchema(
 def search_request(call: ToolCall) -> SearchRequest:
     from gno_core.contracts.requests import SearchRequest
 
-    return SearchRequest.model_validate(model_arguments(SearchRequest, call.arguments))
+    return validated(SearchRequest, call.arguments)
 
 
 def render_results(results: SearchResults) -> str:

@@ -8,7 +8,7 @@ from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools import common as c
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
-from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
+from gno_adapters.mcp.tools.schema import DerivedSchema, validated
 from gno_adapters.mcp.tools.search import render_results, search_request
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def _vsearch(call: ToolCall) -> JSONObject:
 def _query(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import QueryRequest
 
-    request = QueryRequest.model_validate(model_arguments(QueryRequest, call.arguments))
+    request = validated(QueryRequest, call.arguments)
     results = call.facade.query(request)
     text = render_results(results)
     meta = results.meta
@@ -93,7 +93,7 @@ def render_similar(res: SimilarResults) -> str:
 def _similar(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import SimilarRequest
 
-    req = SimilarRequest.model_validate(model_arguments(SimilarRequest, call.arguments))
+    req = validated(SimilarRequest, call.arguments)
     res = call.facade.similar(
         req.ref, limit=req.limit, threshold=req.threshold, cross_collection=req.cross_collection
     )

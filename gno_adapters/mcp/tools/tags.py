@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
-from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
+from gno_adapters.mcp.tools.schema import DerivedSchema, validated
 
 if TYPE_CHECKING:
     from gno_core.contracts import TagsList
@@ -26,7 +26,7 @@ def render_tags(tags: TagsList) -> str:
 def _list_tags(call: ToolCall) -> JSONObject:
     from gno_core.contracts.requests import TagsRequest
 
-    req = TagsRequest.model_validate(model_arguments(TagsRequest, call.arguments))
+    req = validated(TagsRequest, call.arguments)
     tags = call.facade.tags(req.collection, req.prefix)
     return tool_result(render_tags(tags), tags)
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import READ_ONLY, Handler, ToolDef
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
-from gno_adapters.mcp.tools.schema import DerivedSchema, model_arguments
+from gno_adapters.mcp.tools.schema import DerivedSchema, validated
 from gno_core.defaults import TOOL_WRITE_WAIT_SECONDS
 from gno_core.errors import ModelUnavailableError, RuntimeFailure, ValidationError
 from gno_core.surface import Facade
@@ -49,7 +49,7 @@ def render_capture(receipt: CaptureReceipt) -> str:
 def _capture(call: ToolCall) -> JSONObject:
     from gno_core.contracts.write_requests import CaptureRequest
 
-    request = CaptureRequest.model_validate(model_arguments(CaptureRequest, call.arguments))
+    request = validated(CaptureRequest, call.arguments)
     receipt = call.facade.capture(request, cancelled=call.ctx.cancelled.is_set)
     return tool_result(render_capture(receipt), receipt)
 
@@ -75,7 +75,7 @@ def _request(call: ToolCall, name: str) -> Any:
     import importlib
 
     model = getattr(importlib.import_module(WRITE_REQUESTS), name)
-    return model.model_validate(model_arguments(model, call.arguments))
+    return validated(model, call.arguments)
 
 
 def _jobs(call: ToolCall) -> Jobs:
