@@ -3,7 +3,8 @@ its own: each operation delegates to the capability that owns it, all sharing on
 ``IndexHandle`` (``base.py``: the adapters and the capabilities, built on first use).
 
 The operations are grouped by room, one module each; a new tool's delegating method goes into
-its room's module (and its name into ``gno_core.surface.OPERATIONS`` when a transport calls it):
+its room's module (and, when a transport calls it, its name into ``gno_core.surface.OPERATIONS``
+and its signature into ``gno_core.surface.Facade``, which mypy checks ``Gno`` against below):
 
 - ``reads.py``: search, vsearch, query, similar, get, multi-get, ls, tags, links, backlinks,
   status, peek;
@@ -17,6 +18,8 @@ its room's module (and its name into ``gno_core.surface.OPERATIONS`` when a tran
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gno_core.facade.evidence import EvidenceCalls
 from gno_core.facade.graph import GraphCalls
 from gno_core.facade.indexing import IndexingCalls
@@ -24,6 +27,9 @@ from gno_core.facade.memory import MemoryCalls
 from gno_core.facade.reads import ReadCalls
 from gno_core.facade.refactors import RefactorCalls
 from gno_core.facade.writes import WriteCalls
+
+if TYPE_CHECKING:
+    from gno_core.surface import Facade
 
 __all__ = ["Gno"]
 
@@ -36,3 +42,11 @@ class Gno(
     Built by the composition root (``gno_adapters.bootstrap``); the index opens lazily on first
     use, so cheap calls (``peek``, listing collections) never create or migrate a database.
     """
+
+
+if TYPE_CHECKING:
+
+    def _serves_transports(gno: Gno) -> Facade:
+        """Never called: mypy checks here that ``Gno`` has every operation of the transports'
+        ``Facade``, with signatures that accept their calls."""
+        return gno

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Unpack
 
-from gno_core.defaults import WRITE_WAIT_SECONDS
 from gno_core.facade.base import FacadeBase
 
 if TYPE_CHECKING:
@@ -17,7 +16,7 @@ if TYPE_CHECKING:
     from gno_core.indexing.live import LiveEvent
     from gno_core.indexing.runs import EmbedOptions, IndexOptions
     from gno_core.indexing.sync import SyncProgress
-    from gno_core.ports.lease import Cancelled
+    from gno_core.ports.lease import Cancelled, LeaseOptions
 
 __all__ = ["IndexingCalls"]
 
@@ -43,11 +42,11 @@ class IndexingCalls(FacadeBase):
         self,
         collections: list[str] | None = None,
         progress: Callable[[SyncProgress], None] | None = None,
-        *,
-        lease_wait: float = WRITE_WAIT_SECONDS,
-        cancelled: Cancelled | None = None,
+        **options: Unpack[LeaseOptions],
     ) -> SyncResult:
-        return self.runs.sync(collections, progress, lease_wait=lease_wait, cancelled=cancelled)
+        """Sync the files of ``collections`` (all when None) into the index (options:
+        ``IndexRuns.sync``)."""
+        return self.runs.sync(collections, progress, **options)
 
     def watch(
         self,

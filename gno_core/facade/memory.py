@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack
 
-from gno_core.defaults import MEMORY_WRITE_WAIT_SECONDS
 from gno_core.facade.base import FacadeBase
 
 if TYPE_CHECKING:
     from gno_core.contracts.memory import RecallResult, RememberResult
     from gno_core.contracts.memory_requests import RecallRequest, RememberRequest
     from gno_core.facts import MemoryIdentity
-    from gno_core.ports.lease import Cancelled
+    from gno_core.ports.lease import LeaseOptions
 
 __all__ = ["MemoryCalls"]
 
@@ -22,12 +21,8 @@ class MemoryCalls(FacadeBase):
         return self.memory.recall(request, identity)
 
     def remember(
-        self,
-        request: RememberRequest,
-        identity: MemoryIdentity,
-        *,
-        lease_wait: float = MEMORY_WRITE_WAIT_SECONDS,
-        cancelled: Cancelled | None = None,
+        self, request: RememberRequest, identity: MemoryIdentity, **options: Unpack[LeaseOptions]
     ) -> RememberResult:
-        """Store one fact (or supersede one); candidates without a decision, nothing deleted."""
-        return self.memory.remember(request, identity, lease_wait=lease_wait, cancelled=cancelled)
+        """Store one fact (or supersede one); candidates without a decision, nothing deleted
+        (options: ``MemoryWriter.remember``)."""
+        return self.memory.remember(request, identity, **options)

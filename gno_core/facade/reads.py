@@ -3,7 +3,7 @@ links and health (``gno_core.retrieval``, ``documents``, ``links.reads``, ``heal
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack
 
 from gno_core.facade.base import FacadeBase
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from gno_core.contracts.similar import SimilarResults
     from gno_core.retrieval.ask import SearchAsk
     from gno_core.retrieval.lexical import RankedHit
+    from gno_core.retrieval.vector import SimilarOptions
 
 __all__ = ["ReadCalls"]
 
@@ -58,18 +59,10 @@ class ReadCalls(FacadeBase):
         """Hybrid search: BM25 and vectors fused, reranked when a reranker is present."""
         return self.retrieval.query(request)
 
-    def similar(
-        self,
-        ref: str,
-        *,
-        limit: int = 5,
-        threshold: float | None = None,
-        cross_collection: bool = False,
-    ) -> SimilarResults:
-        """Documents similar to ``ref`` by meaning, itself excluded."""
-        return self.retrieval.similar(
-            ref, limit=limit, threshold=threshold, cross_collection=cross_collection
-        )
+    def similar(self, ref: str, **options: Unpack[SimilarOptions]) -> SimilarResults:
+        """Documents similar to ``ref`` by meaning, itself excluded (options:
+        ``VectorSearch.similar``)."""
+        return self.retrieval.similar(ref, **options)
 
     def get(
         self, ref: str, *, from_line: int | None = None, line_count: int | None = None

@@ -6,7 +6,6 @@ already committed stay)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypedDict
 
 from gno_core.contracts import SyncResult
 from gno_core.contracts.embedding import EmbedResult, IndexResult
@@ -17,34 +16,31 @@ from gno_core.indexing.embedding import DEFAULT_BATCH_SIZE, BacklogEmbedder, Emb
 from gno_core.indexing.sync import Syncer, SyncProgress
 from gno_core.ports import Cancelled, FrontmatterParser, SemanticModels, SourceTree
 from gno_core.ports.converters import DocumentConverter
+from gno_core.ports.lease import LeaseOptions
 from gno_core.ports.refactors import RefactorCommit
 from gno_core.retrieval.vector import require_embedder
 
 __all__ = ["IndexRuns"]
 
 
-class EmbedOptions(TypedDict, total=False):
+class EmbedOptions(LeaseOptions, total=False):
     """How ``embed`` runs: batch size, every chunk again (``force``), counting only
-    (``dry_run``), a progress callback, the write-lease wait and a cancellation check."""
+    (``dry_run``), a progress callback, and the write-lease wait and cancellation check."""
 
     batch_size: int
     force: bool
     dry_run: bool
     progress: Callable[[EmbedProgress], None] | None
-    lease_wait: float
-    cancelled: Cancelled | None
 
 
-class IndexOptions(TypedDict, total=False):
+class IndexOptions(LeaseOptions, total=False):
     """How ``index`` runs: whether to embed after the sync, the batch size, progress callbacks
-    for each step, the write-lease wait and a cancellation check."""
+    for each step, and the write-lease wait and cancellation check."""
 
     embed: bool
     batch_size: int
     sync_progress: Callable[[SyncProgress], None] | None
     embed_progress: Callable[[EmbedProgress], None] | None
-    lease_wait: float
-    cancelled: Cancelled | None
 
 
 class IndexRuns:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack
 
 from gno_core.contracts.memory import RecallResult
 from gno_core.contracts.memory_requests import RecallRequest
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from gno_core.contracts.memory import RememberResult
     from gno_core.contracts.memory_requests import RememberRequest
     from gno_core.memory.remember import MemoryWriter
-    from gno_core.ports.lease import Cancelled
+    from gno_core.ports.lease import LeaseOptions
 
 __all__ = ["Memory"]
 
@@ -43,15 +43,10 @@ class Memory:
         return MemoryWriter(self.handle, self._notes, self._parser, lambda: self._models.embedder)
 
     def remember(
-        self,
-        request: RememberRequest,
-        identity: MemoryIdentity,
-        *,
-        lease_wait: float,
-        cancelled: Cancelled | None = None,
+        self, request: RememberRequest, identity: MemoryIdentity, **options: Unpack[LeaseOptions]
     ) -> RememberResult:
         """Store one fact (or supersede one) through the writer (``gno_core.memory.remember``)."""
-        return self.writer.remember(request, identity, lease_wait=lease_wait, cancelled=cancelled)
+        return self.writer.remember(request, identity, **options)
 
     def recall(self, request: RecallRequest, identity: MemoryIdentity) -> RecallResult:
         """The current facts of a memory collection that answer ``request.query``, in the

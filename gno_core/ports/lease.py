@@ -10,10 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Protocol
+from typing import Protocol, TypedDict
 
 #: Asks whether the caller gave up (a cancelled request): a waiting acquire stops early.
 Cancelled = Callable[[], bool]
+
+
+class LeaseOptions(TypedDict, total=False):
+    """How a write operation holds the lease, for the calls that pass the choice on to it: how
+    long to wait for another holder (``lease_wait``, seconds) and the cancellation check
+    (``cancelled``). The operation that takes the lease says how long it waits by default."""
+
+    lease_wait: float
+    cancelled: Cancelled | None
 
 
 class WriteLease(Protocol):

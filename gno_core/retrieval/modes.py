@@ -5,7 +5,7 @@ and runs the search module of its mode; the vector and hybrid modules load on fi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack
 
 from gno_core.retrieval.filters import build_filters, has_recency_intent
 from gno_core.retrieval.lexical import LexicalSearch
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from gno_core.ports import SemanticModels
     from gno_core.retrieval.ask import SearchAsk
     from gno_core.retrieval.lexical import RankedHit
-    from gno_core.retrieval.vector import VectorSearch
+    from gno_core.retrieval.vector import SimilarOptions, VectorSearch
 
 __all__ = ["Retrieval"]
 
@@ -92,9 +92,7 @@ class Retrieval:
         )
         return searcher.query(request, filters, recency=_recency(request))
 
-    def similar(
-        self, ref: str, *, limit: int, threshold: float | None, cross_collection: bool
-    ) -> SimilarResults:
+    def similar(self, ref: str, **options: Unpack[SimilarOptions]) -> SimilarResults:
         """Documents similar to ``ref`` by meaning (mean of its chunk vectors), itself excluded,
         within its collection unless ``cross_collection``; ``ref`` may name another index."""
         from gno_core.retrieval.results import ResultBuilder
@@ -104,12 +102,7 @@ class Retrieval:
         with self._documents().resolved(ref) as resolved:
             owner = resolved.handle
             searcher = VectorSearch(owner.index, embedder, ResultBuilder(owner.name))
-            return searcher.similar(
-                resolved.document,
-                limit=limit,
-                threshold=threshold,
-                cross_collection=cross_collection,
-            )
+            return searcher.similar(resolved.document, **options)
 
     def _filters(self, request: SearchAsk) -> SearchFilters:
         return build_filters(self.handle.load_config, request, self.handle.clock.now_ns())

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from array import array
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from gno_core import contracts
 from gno_core.errors import ModelUnavailableError, RuntimeFailure, ValidationError
@@ -31,6 +31,17 @@ if TYPE_CHECKING:
     from gno_core.ports.index import Index
     from gno_core.read_values import StoredDocument
     from gno_core.retrieval.ask import SearchAsk
+
+
+class SimilarOptions(TypedDict, total=False):
+    """How ``similar`` chooses, for the calls that pass the choice on to
+    ``VectorSearch.similar`` (which says the defaults): how many documents (``limit``), the
+    lowest score kept (``threshold``) and whether other collections count
+    (``cross_collection``)."""
+
+    limit: int
+    threshold: float | None
+    cross_collection: bool
 
 
 def distance_score(distance: float) -> float:
