@@ -11,69 +11,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from gno_core import contracts as wire
     from gno_core.contracts import (
-        CollectionInfo,
-        CollectionList,
-        GetResult,
-        MultiGetResult,
-        Peek,
-        SearchResults,
-        Status,
-        SyncResult,
-        TagsList,
+        evidence_requests,
+        memory_requests,
+        refactors,
+        requests,
+        write_requests,
     )
-    from gno_core.contracts.ask import AskResult
     from gno_core.contracts.base import Prebuilt
-    from gno_core.contracts.embedding import EmbedResult, IndexResult
-    from gno_core.contracts.evidence import (
-        CapsuleVerification,
-        ContextCapsule,
-        QueryDiagnosis,
-        SectionResult,
-    )
-    from gno_core.contracts.evidence_requests import (
-        AskRequest,
-        ContextRequest,
-        DiagnoseRequest,
-        SectionRequest,
-    )
-    from gno_core.contracts.graph import (
-        GraphNeighborsResult,
-        GraphPathResult,
-        GraphQueryResult,
-        GraphResult,
-    )
-    from gno_core.contracts.links import BacklinksResult, LinksResult
-    from gno_core.contracts.memory import RecallResult, RememberResult
-    from gno_core.contracts.memory_requests import RecallRequest, RememberRequest
-    from gno_core.contracts.refactors import (
-        DuplicateNoteRequest,
-        MoveNoteRequest,
-        RefactorApplyResult,
-        RefactorPreview,
-        RenameNoteRequest,
-    )
-    from gno_core.contracts.requests import (
-        GraphNeighborsRequest,
-        GraphPathRequest,
-        GraphQueryRequest,
-        GraphRequest,
-        QueryRequest,
-        SearchRequest,
-    )
-    from gno_core.contracts.similar import SimilarResults
-    from gno_core.contracts.write_requests import (
-        AddCollectionRequest,
-        CaptureRequest,
-        ClearEmbeddingsRequest,
-        CreateFolderRequest,
-    )
-    from gno_core.contracts.writes import (
-        CaptureReceipt,
-        ClearEmbeddingsResult,
-        FolderResult,
-        RemoveResult,
-    )
     from gno_core.facts import MemoryIdentity
 
 __all__ = ["OPERATIONS", "Facade", "FacadeFactory"]
@@ -82,11 +28,11 @@ __all__ = ["OPERATIONS", "Facade", "FacadeFactory"]
 class Facade(Protocol):
     """The read surface of one index, as every transport sees it."""
 
-    def search(self, request: SearchRequest) -> SearchResults: ...
+    def search(self, request: requests.SearchRequest) -> wire.SearchResults: ...
 
-    def vsearch(self, request: SearchRequest) -> SearchResults: ...
+    def vsearch(self, request: requests.SearchRequest) -> wire.SearchResults: ...
 
-    def query(self, request: QueryRequest) -> SearchResults: ...
+    def query(self, request: requests.QueryRequest) -> wire.SearchResults: ...
 
     def similar(
         self,
@@ -95,59 +41,65 @@ class Facade(Protocol):
         limit: int = 5,
         threshold: float | None = None,
         cross_collection: bool = False,
-    ) -> SimilarResults: ...
+    ) -> wire.SimilarResults: ...
 
     def get(
         self, ref: str, *, from_line: int | None = None, line_count: int | None = None
-    ) -> GetResult: ...
+    ) -> wire.GetResult: ...
 
     def multi_get(
         self, refs: list[str] | None = None, pattern: str | None = None, max_bytes: int = 10240
-    ) -> MultiGetResult: ...
+    ) -> wire.MultiGetResult: ...
 
-    def status(self) -> Status: ...
+    def status(self) -> wire.Status: ...
 
-    def peek(self) -> Peek: ...
+    def peek(self) -> wire.Peek: ...
 
-    def tags(self, collection: str | None = None, prefix: str | None = None) -> TagsList: ...
+    def tags(self, collection: str | None = None, prefix: str | None = None) -> wire.TagsList: ...
 
     def capture(
         self,
-        request: CaptureRequest,
+        request: write_requests.CaptureRequest,
         *,
         lease_wait: float = ...,
         cancelled: Callable[[], bool] | None = None,
-    ) -> CaptureReceipt: ...
+    ) -> wire.CaptureReceipt: ...
 
-    def create_folder(self, request: CreateFolderRequest) -> FolderResult: ...
-    def context(self, request: ContextRequest) -> ContextCapsule: ...
+    def create_folder(self, request: write_requests.CreateFolderRequest) -> wire.FolderResult: ...
+    def context(self, request: evidence_requests.ContextRequest) -> wire.ContextCapsule: ...
 
-    def context_verify(self, capsule: dict[str, Any]) -> CapsuleVerification: ...
-    def links(self, ref: str, *, link_type: str | None = None) -> LinksResult: ...
+    def context_verify(self, capsule: dict[str, Any]) -> wire.CapsuleVerification: ...
+    def links(self, ref: str, *, link_type: str | None = None) -> wire.LinksResult: ...
 
-    def backlinks(self, ref: str, *, collection: str | None = None) -> BacklinksResult: ...
+    def backlinks(self, ref: str, *, collection: str | None = None) -> wire.BacklinksResult: ...
 
     def backlinks_wire(
         self, ref: str, *, collection: str | None = None
-    ) -> Prebuilt[BacklinksResult]: ...
+    ) -> Prebuilt[wire.BacklinksResult]: ...
 
-    def graph(self, request: GraphRequest) -> GraphResult: ...
+    def graph(self, request: requests.GraphRequest) -> wire.GraphResult: ...
 
-    def graph_wire(self, request: GraphRequest) -> Prebuilt[GraphResult]: ...
+    def graph_wire(self, request: requests.GraphRequest) -> Prebuilt[wire.GraphResult]: ...
 
-    def graph_neighbors(self, request: GraphNeighborsRequest) -> GraphNeighborsResult: ...
+    def graph_neighbors(
+        self, request: requests.GraphNeighborsRequest
+    ) -> wire.GraphNeighborsResult: ...
 
-    def graph_path(self, request: GraphPathRequest) -> GraphPathResult: ...
+    def graph_path(self, request: requests.GraphPathRequest) -> wire.GraphPathResult: ...
 
-    def graph_query(self, request: GraphQueryRequest) -> GraphQueryResult: ...
+    def graph_query(self, request: requests.GraphQueryRequest) -> wire.GraphQueryResult: ...
 
-    def list_collections(self) -> CollectionList: ...
+    def list_collections(self) -> wire.CollectionList: ...
 
-    def add_collection_at(self, request: AddCollectionRequest) -> CollectionInfo: ...
+    def add_collection_at(
+        self, request: write_requests.AddCollectionRequest
+    ) -> wire.CollectionInfo: ...
 
-    def remove_collection_kept(self, name: str) -> RemoveResult: ...
+    def remove_collection_kept(self, name: str) -> wire.RemoveResult: ...
 
-    def clear_embeddings(self, request: ClearEmbeddingsRequest) -> ClearEmbeddingsResult: ...
+    def clear_embeddings(
+        self, request: write_requests.ClearEmbeddingsRequest
+    ) -> wire.ClearEmbeddingsResult: ...
 
     # Long runs: ``cancelled`` is checked before each file and batch; ``progress`` callbacks
     # receive ``gno_core.indexing`` progress records.
@@ -158,7 +110,7 @@ class Facade(Protocol):
         *,
         lease_wait: float = ...,
         cancelled: Callable[[], bool] | None = None,
-    ) -> SyncResult: ...
+    ) -> wire.SyncResult: ...
 
     def embed(
         self,
@@ -170,7 +122,7 @@ class Facade(Protocol):
         progress: Callable[[Any], None] | None = None,
         lease_wait: float = ...,
         cancelled: Callable[[], bool] | None = None,
-    ) -> EmbedResult: ...
+    ) -> wire.EmbedResult: ...
 
     def index(
         self,
@@ -182,33 +134,41 @@ class Facade(Protocol):
         embed_progress: Callable[[Any], None] | None = None,
         lease_wait: float = ...,
         cancelled: Callable[[], bool] | None = None,
-    ) -> IndexResult: ...
+    ) -> wire.IndexResult: ...
 
     @property
     def fingerprint(self) -> str | None: ...
 
-    def section(self, request: SectionRequest) -> SectionResult: ...
+    def section(self, request: evidence_requests.SectionRequest) -> wire.SectionResult: ...
 
-    def query_diagnose(self, request: DiagnoseRequest) -> QueryDiagnosis: ...
+    def query_diagnose(self, request: evidence_requests.DiagnoseRequest) -> wire.QueryDiagnosis: ...
 
-    def ask(self, request: AskRequest) -> AskResult: ...
+    def ask(self, request: evidence_requests.AskRequest) -> wire.AskResult: ...
 
-    def recall(self, request: RecallRequest, identity: MemoryIdentity) -> RecallResult: ...
+    def recall(
+        self, request: memory_requests.RecallRequest, identity: MemoryIdentity
+    ) -> wire.RecallResult: ...
 
     def remember(
         self,
-        request: RememberRequest,
+        request: memory_requests.RememberRequest,
         identity: MemoryIdentity,
         *,
         lease_wait: float = ...,
         cancelled: Callable[[], bool] | None = None,
-    ) -> RememberResult: ...
+    ) -> wire.RememberResult: ...
 
-    def rename_note(self, request: RenameNoteRequest) -> RefactorPreview | RefactorApplyResult: ...
+    def rename_note(
+        self, request: refactors.RenameNoteRequest
+    ) -> refactors.RefactorPreview | refactors.RefactorApplyResult: ...
 
-    def move_note(self, request: MoveNoteRequest) -> RefactorPreview | RefactorApplyResult: ...
+    def move_note(
+        self, request: refactors.MoveNoteRequest
+    ) -> refactors.RefactorPreview | refactors.RefactorApplyResult: ...
 
-    def duplicate_note(self, request: DuplicateNoteRequest) -> RefactorApplyResult: ...
+    def duplicate_note(
+        self, request: refactors.DuplicateNoteRequest
+    ) -> refactors.RefactorApplyResult: ...
 
 
 FacadeFactory = Callable[[], Facade]

@@ -10,22 +10,8 @@ from typing import TYPE_CHECKING
 from gno_core.facade import Gno
 
 if TYPE_CHECKING:
+    from gno_core import ports
     from gno_core.index_handle import IndexOpener
-    from gno_core.ports import (
-        Clock,
-        ConfigRepository,
-        Embedder,
-        FrontmatterParser,
-        Generator,
-        IndexProvider,
-        NoteFiles,
-        Reranker,
-        ResidentProbe,
-        SemanticModels,
-        SourceTree,
-        TokenCounter,
-        WriteLease,
-    )
     from gno_core.ports.changes import ChangeFeed
     from gno_core.ports.converters import DocumentConverter
     from gno_core.ports.refactors import RefactorCommit
@@ -37,8 +23,8 @@ __all__ = ["Adapters", "ChosenModels", "build"]
 class ChosenModels:
     """``SemanticModels`` known up front (the in-memory set, tests)."""
 
-    embedder: Embedder | None = None
-    reranker: Reranker | None = None
+    embedder: ports.Embedder | None = None
+    reranker: ports.Reranker | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,20 +34,20 @@ class Adapters:
     embedder and reranker (lazily) instead of ``embedder`` and ``reranker``."""
 
     index_name: str
-    config: ConfigRepository
-    provider: IndexProvider
-    tree: SourceTree
-    frontmatter: FrontmatterParser
-    clock: Clock
-    resident: ResidentProbe
-    lease: WriteLease
-    notes: NoteFiles
-    embedder: Embedder | None = None
-    reranker: Reranker | None = None
+    config: ports.ConfigRepository
+    provider: ports.IndexProvider
+    tree: ports.SourceTree
+    frontmatter: ports.FrontmatterParser
+    clock: ports.Clock
+    resident: ports.ResidentProbe
+    lease: ports.WriteLease
+    notes: ports.NoteFiles
+    embedder: ports.Embedder | None = None
+    reranker: ports.Reranker | None = None
     open_index: IndexOpener | None = None
-    models: SemanticModels | None = None
-    token_counter: TokenCounter | None = None
-    generator: Generator | None = None
+    models: ports.SemanticModels | None = None
+    token_counter: ports.TokenCounter | None = None
+    generator: ports.Generator | None = None
     converter: DocumentConverter | None = None
     changes: ChangeFeed | None = None
     refactor_commit: RefactorCommit | None = None

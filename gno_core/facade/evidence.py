@@ -8,40 +8,29 @@ from typing import TYPE_CHECKING, Any
 from gno_core.facade.base import FacadeBase
 
 if TYPE_CHECKING:
-    from gno_core.contracts.ask import AskResult
-    from gno_core.contracts.evidence import (
-        CapsuleVerification,
-        ContextCapsule,
-        QueryDiagnosis,
-        SectionResult,
-    )
-    from gno_core.contracts.evidence_requests import (
-        AskRequest,
-        ContextRequest,
-        DiagnoseRequest,
-        SectionRequest,
-    )
+    from gno_core import contracts as wire
+    from gno_core.contracts import evidence_requests
 
 __all__ = ["EvidenceCalls"]
 
 
 class EvidenceCalls(FacadeBase):
-    def context(self, request: ContextRequest) -> ContextCapsule:
+    def context(self, request: evidence_requests.ContextRequest) -> wire.ContextCapsule:
         """A deterministic, extractive Context Capsule for one goal under a hard budget."""
         return self.evidence.context(request)
 
-    def context_verify(self, capsule: dict[str, Any]) -> CapsuleVerification:
+    def context_verify(self, capsule: dict[str, Any]) -> wire.CapsuleVerification:
         """Re-check a saved capsule's evidence, ranking and fingerprints against this index."""
         return self.evidence.verify(capsule)
 
-    def section(self, request: SectionRequest) -> SectionResult:
+    def section(self, request: evidence_requests.SectionRequest) -> wire.SectionResult:
         """Create or resolve a durable section target (heading span) in one document."""
         return self.evidence.section(request)
 
-    def query_diagnose(self, request: DiagnoseRequest) -> QueryDiagnosis:
+    def query_diagnose(self, request: evidence_requests.DiagnoseRequest) -> wire.QueryDiagnosis:
         """What each retrieval stage did with one target document, and why."""
         return self.evidence.diagnose(request)
 
-    def ask(self, request: AskRequest) -> AskResult:
+    def ask(self, request: evidence_requests.AskRequest) -> wire.AskResult:
         """An answer whose every claim quotes cited capsule evidence, or an abstention."""
         return self.evidence.ask(request)
