@@ -66,53 +66,54 @@ def add_field_options(
     skipped = set(skip)
     groups: dict[str, Any] = {}
     for spec in specs:
-        if spec.name in skipped or spec.skip:
+        cli = spec.cli
+        if spec.name in skipped or cli.skip:
             continue
         target: Any = parser
-        if spec.group is not None:
-            if spec.group not in groups:
-                groups[spec.group] = parser.add_mutually_exclusive_group()
-            target = groups[spec.group]
+        if cli.group is not None:
+            if cli.group not in groups:
+                groups[cli.group] = parser.add_mutually_exclusive_group()
+            target = groups[cli.group]
         _add_field(target, spec)
 
 
 def _add_field(target: Any, spec: FieldSpec) -> None:
-    name = spec.name
+    name, cli = spec.name, spec.cli
     if spec.required:
-        target.add_argument(name, help=spec.help, metavar=spec.metavar)
+        target.add_argument(name, help=cli.help, metavar=cli.metavar)
         return
     long = "--" + name.replace("_", "-")
     if spec.kind == "bool":
         if spec.default is True:
-            flags = spec.flags or ("--no-" + name.replace("_", "-"),)
-            target.add_argument(*flags, dest=name, action="store_false", help=spec.help)
+            flags = cli.flags or ("--no-" + name.replace("_", "-"),)
+            target.add_argument(*flags, dest=name, action="store_false", help=cli.help)
         elif spec.default is None:
             target.add_argument(
-                *(spec.flags or (long,)),
+                *(cli.flags or (long,)),
                 dest=name,
                 action="store_true",
                 default=None,
-                help=spec.help,
+                help=cli.help,
             )
             target.add_argument(
                 "--no-" + name.replace("_", "-"),
                 dest=name,
                 action="store_false",
-                help=spec.off_help,
+                help=cli.off_help,
             )
         else:
             target.add_argument(
-                *(spec.flags or (long,)), dest=name, action="store_true", help=spec.help
+                *(cli.flags or (long,)), dest=name, action="store_true", help=cli.help
             )
         return
-    options: dict[str, Any] = {"dest": name, "help": spec.help, "metavar": spec.metavar}
+    options: dict[str, Any] = {"dest": name, "help": cli.help, "metavar": cli.metavar}
     if spec.kind == "list":
-        options.update({"action": "append"} if spec.repeat else {"type": csv})
+        options.update({"action": "append"} if cli.repeat else {"type": csv})
     elif spec.kind in ("int", "float"):
         options["type"] = int if spec.kind == "int" else float
     elif spec.kind == "choice":
         options["choices"] = list(spec.choices)
-    target.add_argument(*(spec.flags or (long,)), **options)
+    target.add_argument(*(cli.flags or (long,)), **options)
 
 
 def request_values(args: argparse.Namespace, model: type[BaseModel]) -> dict[str, Any]:

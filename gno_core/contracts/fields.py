@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 __all__ = [
+    "Cli",
     "FieldSpec",
     "blank_text_error",
     "field_specs",
@@ -32,8 +33,27 @@ __all__ = [
 ]
 
 
+class Cli(NamedTuple):
+    """How a request field appears on the command line, where that differs from what the
+    field itself says (``Annotated[..., Cli(...)]``; read by ``gno_cli.options``).
+
+    Without it a field is ``--field-name`` (``--no-field-name`` for a flag that defaults on), a
+    required field is positional, a list is comma separated, and there is no help text.
+    ``off_help`` is the help of ``--no-field-name`` for a flag whose default is "unset";
+    ``group`` puts options in one mutually exclusive group; ``repeat`` makes a list take one
+    item per use of the option; ``skip`` keeps the field off the command line."""
+
+    help: str | None = None
+    flags: tuple[str, ...] = ()
+    metavar: str | None = None
+    off_help: str | None = None
+    group: str | None = None
+    repeat: bool = False
+    skip: bool = False
+
+
 class FieldSpec(NamedTuple):
-    """One request field: its type, default, bounds and command-line shape (``Cli``)."""
+    """One request field: its type, default, bounds and command-line shape (``cli``)."""
 
     name: str
     #: str, int, float, bool, list (of str), choice (a Literal), or other (a field kept off the
@@ -47,13 +67,7 @@ class FieldSpec(NamedTuple):
     max_length: int | None = None
     #: The field carries a constraint the spec cannot state: only the model judges its values.
     opaque: bool = False
-    help: str | None = None
-    flags: tuple[str, ...] = ()
-    metavar: str | None = None
-    off_help: str | None = None
-    group: str | None = None
-    repeat: bool = False
-    skip: bool = False
+    cli: Cli = Cli()
 
 
 def blank_text_error(value: str) -> str | None:
@@ -78,7 +92,7 @@ def field_specs(model: type[BaseModel]) -> tuple[FieldSpec, ...]:
 def _spec(name: str, field: Any) -> FieldSpec:
     import annotated_types as at
 
-    from gno_core.contracts.search_request import Cli, unwrap_optional
+    from gno_core.contracts.search_request import unwrap_optional
 
     cli = next((m for m in field.metadata if isinstance(m, Cli)), Cli())
     kind = unwrap_optional(field.annotation)
@@ -114,13 +128,7 @@ def _spec(name: str, field: Any) -> FieldSpec:
         default=None if required else field.get_default(call_default_factory=True),
         choices=choices,
         opaque=opaque,
-        help=cli.help,
-        flags=cli.flags,
-        metavar=cli.metavar,
-        off_help=cli.off_help,
-        group=cli.group,
-        repeat=cli.repeat,
-        skip=cli.skip,
+        cli=cli,
         **bounds,
     )
 
@@ -192,17 +200,19 @@ def specs_module(doc: str, name: str, specs: tuple[FieldSpec, ...]) -> str:
     rows = "".join(f"    {_spec_source(spec)},\n" for spec in specs)
     return (
         f'"""{doc}"""\n\nfrom __future__ import annotations\n\n'
-        "from gno_core.contracts.fields import FieldSpec\n\n"
+        "from gno_core.contracts.fields import Cli, FieldSpec\n\n"
         f"{name}: tuple[FieldSpec, ...] = (\n{rows})\n"
     )
 
 
-def _spec_source(spec: FieldSpec) -> str:
-    """``spec`` as a call, naming only the fields that differ from ``FieldSpec``'s defaults."""
-    defaults = FieldSpec._field_defaults
+def _spec_source(spec: FieldSpec | Cli) -> str:
+    """``spec`` (or its ``cli``) as a call, naming only the fields that differ from the
+    defaults of its class."""
+    kind = type(spec)
+    defaults = kind._field_defaults
     args = ", ".join(
-        f"{name}={value!r}"
-        for name, value in zip(FieldSpec._fields, spec, strict=True)
+        f"{name}={_spec_source(value) if isinstance(value, Cli) else repr(value)}"
+        for name, value in zip(kind._fields, spec, strict=True)
         if name not in defaults or value != defaults[name]
     )
-    return f"FieldSpec({args})"
+    return f"{kind.__name__}({args})"

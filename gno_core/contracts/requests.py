@@ -6,11 +6,11 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from gno_core.contracts.fields import Cli
 from gno_core.contracts.search_request import (
     MAX_FILTER_ITEMS,
     MAX_QUERY_MODES,
     MAX_REQUEST_TEXT_CHARS,
-    Cli,
     DocRef,
     Request,
     SearchRequest,

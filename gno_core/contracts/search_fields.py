@@ -7,7 +7,7 @@ when it differs from the model.
 
 from __future__ import annotations
 
-from gno_core.contracts.fields import FieldSpec
+from gno_core.contracts.fields import Cli, FieldSpec
 
 SEARCH_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec(name="query", kind="str", required=True, default=None, max_length=10000),
@@ -16,8 +16,7 @@ SEARCH_FIELDS: tuple[FieldSpec, ...] = (
         kind="str",
         required=False,
         default=None,
-        help="only this collection",
-        flags=("-c", "--collection"),
+        cli=Cli(help="only this collection", flags=("-c", "--collection")),
     ),
     FieldSpec(
         name="limit",
@@ -26,8 +25,9 @@ SEARCH_FIELDS: tuple[FieldSpec, ...] = (
         default=5,
         ge=1,
         le=100,
-        help="number of results (default 5; 20 with --json/--files)",
-        flags=("-n", "--limit"),
+        cli=Cli(
+            help="number of results (default 5; 20 with --json/--files)", flags=("-n", "--limit")
+        ),
     ),
     FieldSpec(
         name="min_score",
@@ -36,17 +36,21 @@ SEARCH_FIELDS: tuple[FieldSpec, ...] = (
         default=None,
         ge=0,
         le=1,
-        help="drop results scoring below this (0-1)",
+        cli=Cli(help="drop results scoring below this (0-1)"),
     ),
     FieldSpec(
-        name="lang", kind="str", required=False, default=None, help="language code of the documents"
+        name="lang",
+        kind="str",
+        required=False,
+        default=None,
+        cli=Cli(help="language code of the documents"),
     ),
     FieldSpec(
         name="intent",
         kind="str",
         required=False,
         default=None,
-        help="what you mean, to pick the best passage (not searched)",
+        cli=Cli(help="what you mean, to pick the best passage (not searched)"),
     ),
     FieldSpec(
         name="exclude",
@@ -54,21 +58,21 @@ SEARCH_FIELDS: tuple[FieldSpec, ...] = (
         required=False,
         default=[],
         max_length=100,
-        help="drop documents containing these terms",
+        cli=Cli(help="drop documents containing these terms"),
     ),
     FieldSpec(
         name="since",
         kind="str",
         required=False,
         default=None,
-        help="modified at or after (ISO date or 7d, 2w, today, last month ...)",
+        cli=Cli(help="modified at or after (ISO date or 7d, 2w, today, last month ...)"),
     ),
     FieldSpec(
         name="until",
         kind="str",
         required=False,
         default=None,
-        help="modified before (same forms as --since)",
+        cli=Cli(help="modified before (same forms as --since)"),
     ),
     FieldSpec(
         name="categories",
@@ -76,12 +80,18 @@ SEARCH_FIELDS: tuple[FieldSpec, ...] = (
         required=False,
         default=[],
         max_length=100,
-        help="content types/categories, comma separated",
-        flags=("--category",),
-        metavar="CATEGORY",
+        cli=Cli(
+            help="content types/categories, comma separated",
+            flags=("--category",),
+            metavar="CATEGORY",
+        ),
     ),
     FieldSpec(
-        name="author", kind="str", required=False, default=None, help="author contains this text"
+        name="author",
+        kind="str",
+        required=False,
+        default=None,
+        cli=Cli(help="author contains this text"),
     ),
     FieldSpec(
         name="tags_all",
@@ -89,7 +99,7 @@ SEARCH_FIELDS: tuple[FieldSpec, ...] = (
         required=False,
         default=[],
         max_length=100,
-        help="documents with all of these tags",
+        cli=Cli(help="documents with all of these tags"),
     ),
     FieldSpec(
         name="tags_any",
@@ -97,13 +107,13 @@ SEARCH_FIELDS: tuple[FieldSpec, ...] = (
         required=False,
         default=[],
         max_length=100,
-        help="documents with any of these tags",
+        cli=Cli(help="documents with any of these tags"),
     ),
     FieldSpec(
         name="path_prefix",
         kind="str",
         required=False,
         default=None,
-        help="only paths starting with this (relative to the collection)",
+        cli=Cli(help="only paths starting with this (relative to the collection)"),
     ),
 )

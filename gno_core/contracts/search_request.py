@@ -1,5 +1,5 @@
-"""The request base of every transport (``Request``, the ``Cli`` field metadata, the bounds) and
-``SearchRequest``: what a retrieval asks. Kept apart from the other requests so that a
+"""The request base of every transport (``Request``, the bounds; the ``Cli`` field metadata is
+``gno_core.contracts.fields``') and ``SearchRequest``: what a retrieval asks. Kept apart from the other requests so that a
 ``gno search`` process builds only the models it uses (``gno_core.contracts.requests`` names
 all of them).
 """
@@ -7,13 +7,12 @@ all of them).
 from __future__ import annotations
 
 import types
-from dataclasses import dataclass
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
-from gno_core.contracts.fields import blank_text_error, lone_surrogate_error
+from gno_core.contracts.fields import Cli, blank_text_error, lone_surrogate_error
 
 #: Bounds on what one request may ask for, so that no caller can make a search do unbounded work.
 MAX_REQUEST_TEXT_CHARS = 10_000
@@ -29,26 +28,6 @@ def unwrap_optional(annotation: Any) -> Any:
         if len(args) == 1:
             return args[0]
     return annotation
-
-
-@dataclass(frozen=True, slots=True)
-class Cli:
-    """How a request field appears on the command line, where that differs from what the
-    field itself says (``Annotated[..., Cli(...)]``; read by ``gno_cli.options``).
-
-    Without it a field is ``--field-name`` (``--no-field-name`` for a flag that defaults on), a
-    required field is positional, a list is comma separated, and there is no help text.
-    ``off_help`` is the help of ``--no-field-name`` for a flag whose default is "unset";
-    ``group`` puts options in one mutually exclusive group; ``repeat`` makes a list take one
-    item per use of the option; ``skip`` keeps the field off the command line."""
-
-    help: str | None = None
-    flags: tuple[str, ...] = ()
-    metavar: str | None = None
-    off_help: str | None = None
-    group: str | None = None
-    repeat: bool = False
-    skip: bool = False
 
 
 class Request(BaseModel):
