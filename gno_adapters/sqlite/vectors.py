@@ -22,11 +22,11 @@ from gno_adapters.sqlite import lexical
 from gno_adapters.sqlite.connection import write_transaction
 from gno_adapters.sqlite.errors import translate_errors
 from gno_adapters.sqlite.rows import DOC_COLUMNS, Rows, to_document
-from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.errors import ValidationError
 from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import Vector, vector_from_bytes, vector_to_bytes
 from gno_core.ports.vectors import ChunkVector, Cursor, PendingChunk, Scope, VectorHit
+from gno_core.read_values import SearchFilters, StoredDocument
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.retrieval.query import exclusion_clauses
 

@@ -11,6 +11,7 @@ from gno_cli.output import emit, emit_json
 if TYPE_CHECKING:
     from gno_cli.context import Context
     from gno_core.contracts import SearchResults
+    from gno_core.contracts.fields import FieldSpec
     from gno_core.contracts.search_request import SearchRequest
     from gno_core.retrieval.ask import SearchAsk
     from gno_core.retrieval.lexical import RankedHit
@@ -101,23 +102,26 @@ def _print_rows(ctx: Context, query: str, rows: list[_Row]) -> int:
     return 0
 
 
-def plain_request(ctx: Context) -> SearchAsk | None:
-    """The request of ``gno search``/``vsearch`` without pydantic, for their text and
-    ``--files`` output, when the request's own rules accept the values (a new process skips
-    ~70-100 ms of pydantic import and class building); ``None`` for ``--json`` and for anything
-    the check cannot judge, which go through ``SearchRequest`` and the result contracts."""
+def plain_request(ctx: Context, specs: tuple[FieldSpec, ...] | None = None) -> Any:
+    """The request of ``gno search``/``vsearch`` (``specs``: the fields of another retrieval
+    request, ``gno query``'s) without pydantic, for their text and ``--files`` output, when the
+    request's own rules accept the values (a new process skips ~70-100 ms of pydantic import
+    and class building); ``None`` for ``--json`` and for anything the check cannot judge, which
+    go through the pydantic request and the result contracts."""
     if ctx.json:
         return None
     from gno_core.contracts.fields import plain_values
-    from gno_core.contracts.search_fields import SEARCH_FIELDS
 
-    values = _listing_limit(ctx.args, given_values(ctx.args, (s.name for s in SEARCH_FIELDS)))
-    plain: SearchAsk | None = plain_values(SEARCH_FIELDS, values)
-    return plain
+    if specs is None:
+        from gno_core.contracts.search_fields import SEARCH_FIELDS
+
+        specs = SEARCH_FIELDS
+    values = _listing_limit(ctx.args, given_values(ctx.args, (s.name for s in specs)))
+    return plain_values(specs, values)
 
 
 def run_search(ctx: Context) -> int:
-    plain = plain_request(ctx)
+    plain: SearchAsk | None = plain_request(ctx)
     if plain is not None:
         return print_hits(ctx, plain.query, ctx.gno.keyword_hits(plain))
     return print_results(ctx, ctx.gno.search(request_from(ctx.args)))

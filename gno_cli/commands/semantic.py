@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from gno_cli.commands.search import (
     add_retrieval_options,
@@ -13,12 +14,14 @@ from gno_cli.commands.search import (
     request_from,
     retrieval_values,
 )
-from gno_cli.options import add_request_options, defer, validated
+from gno_cli.options import add_field_options, add_request_options, defer, validated
 from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
+    from gno_core.contracts.fields import FieldSpec
     from gno_core.contracts.requests import QueryMode, QueryRequest
+    from gno_core.retrieval.ask import QueryAsk, SearchAsk
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,10 +39,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _query_options(q: argparse.ArgumentParser) -> None:
-    from gno_core.contracts.requests import QueryRequest, SearchRequest
+    from gno_core.contracts.query_fields import QUERY_FIELDS
 
     add_retrieval_options(q)
-    add_request_options(q, QueryRequest, skip=SearchRequest.model_fields)
+    add_field_options(q, QUERY_FIELDS)
     q.add_argument(
         "--diagnose",
         metavar="TARGET",
@@ -55,7 +58,7 @@ def _similar_options(s: argparse.ArgumentParser) -> None:
 
 def run_vsearch(ctx: Context) -> int:
     ctx.load_embedder_meanwhile()
-    plain = plain_request(ctx)
+    plain: SearchAsk | None = plain_request(ctx)
     if plain is not None:
         return print_hits(ctx, plain.query, ctx.gno.vector_hits(plain))
     return print_results(ctx, ctx.gno.vsearch(request_from(ctx.args)))
@@ -90,22 +93,49 @@ def run_query(ctx: Context) -> int:
 
         return run_diagnose(ctx, ctx.args.diagnose)
     ctx.load_embedder_meanwhile()
-    results = ctx.gno.query(query_request(ctx.args))
-    code = print_results(ctx, results)
-    if not ctx.json and not ctx.args.files:
+    plain: QueryAsk | None = plain_request(ctx, _query_specs())
+    ran: tuple[str, bool | None, bool | None, bool | None, Sequence[Any] | None]
+    if plain is not None:
+        found = ctx.gno.query_hits(plain)
+        code = print_hits(ctx, plain.query, found.hits)
+        ran = (found.mode, found.vectors_used, found.reranked, found.expanded, found.explain)
+    else:
+        results = ctx.gno.query(query_request(ctx.args))
+        code = print_results(ctx, results)
         meta = results.meta
-        flags = [
-            f"mode {meta.mode}",
-            "vectors" if meta.vectors_used else "no vectors",
-            "reranked" if meta.reranked else "not reranked",
-        ]
-        if meta.expanded:
-            flags.append("expanded")
-        emit(f"({', '.join(flags)})")
-        for line in meta.explain or []:
-            where = f" #{line.rank} {line.uri}" if line.rank else ""
-            emit(f"  [{line.stage}]{where} {line.message}")
+        ran = (meta.mode, meta.vectors_used, meta.reranked, meta.expanded, meta.explain)
+    if not ctx.json and not ctx.args.files:
+        _print_how(*ran)
     return code
+
+
+def _query_specs() -> tuple[FieldSpec, ...]:
+    from gno_core.contracts.query_fields import QUERY_FIELDS
+    from gno_core.contracts.search_fields import SEARCH_FIELDS
+
+    return SEARCH_FIELDS + QUERY_FIELDS
+
+
+def _print_how(
+    mode: str,
+    vectors_used: bool | None,
+    reranked: bool | None,
+    expanded: bool | None,
+    explain: Sequence[Any] | None,
+) -> None:
+    """The line under a query's hits saying how it ran, then its explain lines (``ExplainLine``
+    contracts or their plain ``Note``s: the same fields)."""
+    flags = [
+        f"mode {mode}",
+        "vectors" if vectors_used else "no vectors",
+        "reranked" if reranked else "not reranked",
+    ]
+    if expanded:
+        flags.append("expanded")
+    emit(f"({', '.join(flags)})")
+    for line in explain or []:
+        where = f" #{line.rank} {line.uri}" if line.rank else ""
+        emit(f"  [{line.stage}]{where} {line.message}")
 
 
 def run_similar(ctx: Context) -> int:

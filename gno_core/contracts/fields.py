@@ -108,7 +108,8 @@ def _spec(name: str, field: Any) -> FieldSpec:
     else:
         raise TypeError(f"no command-line option for the field type {kind!r} ({name})")
     bounds: dict[str, Any] = {}
-    opaque = kind_name == "other"
+    # The plain check knows lists of text only (a list of models has its items' own rules).
+    opaque = kind_name == "other" or (kind_name == "list" and get_args(kind) != (str,))
     for meta in field.metadata:
         if isinstance(meta, Cli):
             continue
@@ -139,10 +140,15 @@ def plain_values(specs: tuple[FieldSpec, ...], values: Mapping[str, Any]) -> Sim
     can tell. The checks are at least as strict as the model's (bounds, lengths, unknown names,
     a non-blank ``query``, no lone surrogate in any text), so a namespace is returned only for
     values the model would accept as they are; for anything else the caller validates with the
-    model, which words the error. ``tests/unit/test_plain_search_values.py`` holds the two to
-    the same answers."""
+    model, which words the error. Fields of one ``cli.group`` exclude each other: two of them set
+    is left to the model too. ``tests/unit/test_plain_search_values.py`` holds the two to the
+    same answers."""
     fields = {spec.name: spec for spec in specs}
     if any(name not in fields for name in values):
+        return None
+    groups = [fields[name].cli.group for name, value in values.items() if value]
+    groups = [group for group in groups if group is not None]
+    if len(groups) != len(set(groups)):
         return None
     out: dict[str, Any] = {}
     for spec in specs:

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from gno_core.contracts.search import SearchResults
     from gno_core.contracts.search_request import SearchRequest
     from gno_core.contracts.similar import SimilarResults
-    from gno_core.retrieval.ask import SearchAsk
+    from gno_core.retrieval.ask import QueryAsk, SearchAsk
     from gno_core.retrieval.lexical import RankedHit
+    from gno_core.retrieval.results import HybridHits
     from gno_core.retrieval.vector import SimilarOptions
 
 __all__ = ["ReadCalls"]
@@ -58,6 +59,10 @@ class ReadCalls(FacadeBase):
     def query(self, request: QueryRequest) -> SearchResults:
         """Hybrid search: BM25 and vectors fused, reranked when a reranker is present."""
         return self.retrieval.query(request)
+
+    def query_hits(self, request: QueryAsk) -> HybridHits:
+        """``query`` as plain ranked hits (what ``gno query`` prints), no contracts built."""
+        return self.retrieval.query_hits(request)
 
     def similar(self, ref: str, **options: Unpack[SimilarOptions]) -> SimilarResults:
         """Documents similar to ``ref`` by meaning, itself excluded (options:

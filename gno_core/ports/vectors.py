@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.ports.embedder import Vector
+from gno_core.read_values import SearchFilters, StoredDocument
 
 #: The collections an operation covers (None: all of them).
 Scope = tuple[str, ...] | None

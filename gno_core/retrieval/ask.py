@@ -1,12 +1,14 @@
-"""``SearchAsk``: what the keyword search reads from a request. ``SearchRequest`` (pydantic)
-has these fields, and so has the namespace ``gno search`` builds without pydantic from the
-same field specs (``gno_core.contracts.fields.plain_values``)."""
+"""What the retrieval modes read from a request. ``SearchAsk``: the keyword and vector search;
+``QueryAsk``: the hybrid query. ``SearchRequest`` and ``QueryRequest`` (pydantic) have these
+fields, and so has the namespace ``gno search``/``vsearch``/``query`` build without pydantic
+from the same field specs (``gno_core.contracts.fields.plain_values``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
-__all__ = ["SearchAsk"]
+__all__ = ["QueryAsk", "QueryModeAsk", "SearchAsk"]
 
 
 class SearchAsk(Protocol):
@@ -38,3 +40,26 @@ class SearchAsk(Protocol):
     def tags_any(self) -> list[str]: ...
     @property
     def path_prefix(self) -> str | None: ...
+
+
+class QueryModeAsk(Protocol):
+    """One typed retrieval entry: ``term``, ``intent`` or ``hyde`` with its text."""
+
+    @property
+    def mode(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+
+
+class QueryAsk(SearchAsk, Protocol):
+    fast: bool
+    thorough: bool
+    expand: bool | None
+    rerank: bool
+    candidate_limit: int | None
+    explain: bool
+    graph: bool | None
+    no_graph: bool
+
+    @property
+    def query_modes(self) -> Sequence[QueryModeAsk]: ...

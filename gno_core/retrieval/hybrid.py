@@ -12,6 +12,9 @@
    original BM25 leg's first hit stays first.
 5. ``minScore``, the limit, and one snippet per document with its line anchor.
 
+``hits`` ranks plain values (what ``gno query`` prints); ``query`` turns them into the
+``search-results@1.0`` contract, whose pydantic classes only load when something asks for it.
+
 Degradation follows the spec: no embedder or no vectors gives ``mode: bm25_only`` with
 ``vectorsUsed: false``; no reranker (or a failing one) gives ``reranked: false``.
 """
@@ -20,16 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from gno_core.contracts import ExplainLine, SearchResult, SearchResults
-from gno_core.contracts.requests import QueryRequest
-from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.errors import GnoError
-from gno_core.ports.embedder import Embedder
-from gno_core.ports.index import Index
-from gno_core.ports.reranker import Reranker
+from gno_core.read_values import SearchFilters, StoredDocument
 from gno_core.retrieval import expansion
-from gno_core.retrieval import graph_expansion as ge
 from gno_core.retrieval import rerank as rr
 from gno_core.retrieval.dates import parse_document_date
 from gno_core.retrieval.filters import metadata_excluded
@@ -44,10 +42,28 @@ from gno_core.retrieval.fusion import (
     Leg,
     fuse,
 )
+from gno_core.retrieval.lexical import RankedHit
 from gno_core.retrieval.query import parse_query, words_of
-from gno_core.retrieval.results import ResultBuilder, base_meta, chunk_passage, doc_key, receipt
+from gno_core.retrieval.results import (
+    HybridHits,
+    Note,
+    ResultBuilder,
+    chunk_passage,
+    clamp01,
+    doc_key,
+    hybrid_results,
+    receipt,
+)
 from gno_core.retrieval.snippets import best_passage
 from gno_core.retrieval.vector import content_words
+
+if TYPE_CHECKING:
+    from gno_core.contracts import SearchResults
+    from gno_core.ports.embedder import Embedder
+    from gno_core.ports.index import Index
+    from gno_core.ports.reranker import Reranker
+    from gno_core.retrieval import graph_expansion as ge
+    from gno_core.retrieval.ask import QueryAsk
 
 MIN_POOL = 40
 VARIANT_MIN_POOL = 20
@@ -62,11 +78,11 @@ class _Run:
     vector_seq: dict[str, int] = field(default_factory=dict)
     lexical: set[str] = field(default_factory=set)
     legs: list[Leg] = field(default_factory=list)
-    explain: list[ExplainLine] = field(default_factory=list)
+    explain: list[Note] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
     def note(self, stage: str, message: str) -> None:
-        self.explain.append(ExplainLine(stage=stage, message=message))
+        self.explain.append(Note(stage, message))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +96,13 @@ class HybridSearch:
     now_ns: Callable[[], int]
 
     def query(
-        self, request: QueryRequest, filters: SearchFilters, *, recency: bool = False
+        self, request: QueryAsk, filters: SearchFilters, *, recency: bool = False
     ) -> SearchResults:
+        """``hits`` as the ``search-results@1.0`` contract."""
+        return hybrid_results(request, filters, self.hits(request, filters, recency=recency))
+
+    def hits(self, request: QueryAsk, filters: SearchFilters, *, recency: bool) -> HybridHits:
+        """The ranked documents of ``request`` over the eligible set ``filters``."""
         started = self.now_ns()
         run = _Run()
         depth = "fast" if request.fast else "thorough" if request.thorough else "balanced"
@@ -121,6 +142,8 @@ class HybridSearch:
         fused = self._fuse(run, request.exclude)
         graph = None
         if request.graph and not request.no_graph and depth != "fast":
+            from gno_core.retrieval import graph_expansion as ge
+
             graph = self._graph(run, fused, filters, min(window, ge.MAX_CANDIDATES))
             if graph.leg is not None:
                 fused = self._fuse(run, request.exclude)
@@ -143,7 +166,7 @@ class HybridSearch:
                 reranked = True
                 scores = blended
                 if bm25_keys:
-                    scores = _keep_bm25_top_first(fused, scores, bm25_keys[0])
+                    scores = rr.keep_top_first(fused, scores, bm25_keys[0])
         elif depth == "fast":
             run.note("rerank", "skipped: fast")
         elif not request.rerank:
@@ -169,8 +192,8 @@ class HybridSearch:
         chunks_of = self.index.documents.chunks_for(
             [run.docs[fused[i].key].mirror_hash for i, _ in chosen]
         )
-        out: list[SearchResult] = []
-        receipts: list[ExplainLine] = []
+        out: list[RankedHit] = []
+        receipts: list[Note] = []
         for i, score in chosen:
             entry = fused[i]
             doc = run.docs[entry.key]
@@ -179,29 +202,23 @@ class HybridSearch:
                 passage = best_passage(chunks, words, intent_words)
             else:
                 passage = chunk_passage(chunks, run.vector_seq.get(entry.key), words, intent_words)
-            result = self.results.build(doc, score, passage)
-            out.append(result)
+            uri = self.results.uri(doc)
+            out.append(RankedHit(doc, round(clamp01(score), 6), uri, passage))
             if request.explain:
                 via = graph.via.get(entry.key) if graph else None
                 seed = (via, self.results.uri(run.docs[via.seed])) if via else None
                 parts_of = parts[entry.key]
-                receipts.append(receipt(len(out), result.uri, entry, parts_of, score, seed))
+                receipts.append(receipt(len(out), uri, entry, parts_of, score, seed))
         run.timings["total"] = _ms(self.now_ns() - started)
         run.note("timing", ", ".join(f"{k} {v:.1f} ms" for k, v in run.timings.items()))
-
-        meta = base_meta(
-            request,
-            filters,
-            mode="hybrid" if vectors_used else "bm25_only",
+        return HybridHits(
+            hits=out,
+            vectors_used=vectors_used,
             expanded=expanded,
             reranked=reranked,
-            vectors_used=vectors_used,
             candidate_limit=window,
-            query_modes=[{"mode": m.mode, "text": m.text} for m in request.query_modes] or None,
             explain=[*run.explain, *receipts] if request.explain else None,
         )
-        meta.total_results = len(out)
-        return SearchResults(results=out, meta=meta)
 
     # -- legs ----------------------------------------------------------------------------------
 
@@ -217,6 +234,8 @@ class HybridSearch:
         self, run: _Run, fused: list[Fused], filters: SearchFilters, cap: int
     ) -> ge.GraphExpansion:
         """One hop along links from the top fused results (``graph_expansion``)."""
+        from gno_core.retrieval import graph_expansion as ge
+
         t0 = self.now_ns()
         keys = [f.key for f in fused]
         graph = ge.expand(self.index.links, self.index.documents, keys, run.docs, filters, cap)
@@ -366,18 +385,6 @@ class HybridSearch:
 
     def _doc_time(self, doc: StoredDocument) -> int:
         return parse_document_date(doc.meta.date) or doc.source_mtime_ns
-
-
-def _keep_bm25_top_first(fused: list[Fused], scores: list[float], top_key: str) -> list[float]:
-    """The original query's best keyword hit keeps the first place after blending."""
-    index = next((i for i, f in enumerate(fused) if f.key == top_key), None)
-    if index is None:
-        return scores
-    best = max(scores)
-    if scores[index] < best:
-        scores = list(scores)
-        scores[index] = best + 1e-9
-    return scores
 
 
 def _ms(ns: int) -> float:

@@ -21,8 +21,10 @@ if TYPE_CHECKING:
     from gno_core.domain import SearchFilters
     from gno_core.index_handle import IndexHandle
     from gno_core.ports import SemanticModels
-    from gno_core.retrieval.ask import SearchAsk
+    from gno_core.retrieval.ask import QueryAsk, SearchAsk
+    from gno_core.retrieval.hybrid import HybridSearch
     from gno_core.retrieval.lexical import RankedHit
+    from gno_core.retrieval.results import HybridHits
     from gno_core.retrieval.vector import SimilarOptions, VectorSearch
 
 __all__ = ["Retrieval"]
@@ -70,6 +72,12 @@ class Retrieval:
         to ``bm25_only`` without vectors (see ``gno_core.retrieval.hybrid``)."""
         return self.hybrid(request)
 
+    def query_hits(self, request: QueryAsk) -> HybridHits:
+        """``query`` as plain hits, without the result contracts (``gno query``'s text)."""
+        return self._hybrid_search().hits(
+            request, self._filters(request), recency=_recency(request)
+        )
+
     def hybrid(
         self, request: QueryRequest, collections: tuple[str, ...] | None = None
     ) -> SearchResults:
@@ -77,20 +85,22 @@ class Retrieval:
         evidence capability's scope); names must already be validated."""
         from dataclasses import replace
 
-        from gno_core.retrieval.hybrid import HybridSearch
-        from gno_core.retrieval.results import ResultBuilder
-
         filters = self._filters(request)
         if collections:
             filters = replace(filters, collections=collections)
-        searcher = HybridSearch(
+        return self._hybrid_search().query(request, filters, recency=_recency(request))
+
+    def _hybrid_search(self) -> HybridSearch:
+        from gno_core.retrieval.hybrid import HybridSearch
+        from gno_core.retrieval.results import ResultBuilder
+
+        return HybridSearch(
             self.handle.index,
             self._models.embedder,
             self._models.reranker,
             ResultBuilder(self.handle.name),
             self.handle.clock.now_ns,
         )
-        return searcher.query(request, filters, recency=_recency(request))
 
     def similar(self, ref: str, **options: Unpack[SimilarOptions]) -> SimilarResults:
         """Documents similar to ``ref`` by meaning (mean of its chunk vectors), itself excluded,

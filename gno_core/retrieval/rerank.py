@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gno_core.domain import Chunk
 from gno_core.ports.reranker import Reranker
-from gno_core.retrieval.fusion import normalize
+from gno_core.read_values import Chunk
+from gno_core.retrieval.fusion import Fused, normalize
 
 DEFAULT_WINDOW = 20
 THOROUGH_WINDOW = 40
@@ -101,3 +101,16 @@ def rerank(
             scores.append(BEYOND_WINDOW_FACTOR * f)
     pad: list[float | None] = [None] * (len(fusion) - len(model))
     return RerankOutcome(scores, fusion, [*model, *pad], [*raw, *pad], len(unique))
+
+
+def keep_top_first(fused: list[Fused], scores: list[float], top_key: str) -> list[float]:
+    """``scores`` (in fused order) with the document ``top_key`` (the original query's best
+    keyword hit) first after blending."""
+    index = next((i for i, f in enumerate(fused) if f.key == top_key), None)
+    if index is None:
+        return scores
+    best = max(scores)
+    if scores[index] < best:
+        scores = list(scores)
+        scores[index] = best + 1e-9
+    return scores

@@ -1,11 +1,11 @@
 """Result assembly shared by the retrieval modes: a ranked document becomes a ``SearchResult``
-(the contracts load on first use: the plain paths of ``gno search`` and ``vsearch`` only take
-the passages from here)."""
+(the contracts load on first use: the plain paths of ``gno search``, ``vsearch`` and ``query``
+only take the passages, URIs and plain hybrid values from here)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gno_core import contracts
 from gno_core.identity import make_uri
@@ -15,15 +15,44 @@ from gno_core.retrieval.snippets import Passage, best_passage
 if TYPE_CHECKING:
     from gno_core.contracts import (
         ConversionInfo,
-        ExplainLine,
         SearchMeta,
         SearchResult,
+        SearchResults,
         SourceInfo,
     )
     from gno_core.domain import Chunk, SearchFilters, StoredDocument
-    from gno_core.retrieval.ask import SearchAsk
+    from gno_core.retrieval.ask import QueryAsk, SearchAsk
     from gno_core.retrieval.fusion import Fused
     from gno_core.retrieval.graph_expansion import GraphVia
+    from gno_core.retrieval.lexical import RankedHit
+
+
+class Note(NamedTuple):
+    """One line of a hybrid query's explanation as plain values (the fields of the
+    ``ExplainLine`` contract): a stage summary, or the score receipt of the result at ``rank``."""
+
+    stage: str
+    message: str
+    rank: int | None = None
+    uri: str | None = None
+    scores: dict[str, float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HybridHits:
+    """What a hybrid query found, as plain values: the ranked hits (scores as the results
+    carry them), what ran, and the stage lines and receipts when the request asked to explain."""
+
+    hits: list[RankedHit]
+    vectors_used: bool
+    expanded: bool
+    reranked: bool
+    candidate_limit: int
+    explain: list[Note] | None
+
+    @property
+    def mode(self) -> str:
+        return "hybrid" if self.vectors_used else "bm25_only"
 
 
 def source_info(doc: StoredDocument) -> SourceInfo:
@@ -77,15 +106,12 @@ def chunk_passage(
 
 @dataclass(frozen=True, slots=True)
 class ResultBuilder:
-    """Builds the ``SearchResult`` of a document of index ``index_name``."""
+    """Names the documents of index ``index_name`` in results (their ``gno://`` URI)."""
 
     index_name: str
 
     def uri(self, doc: StoredDocument) -> str:
         return make_uri(doc.collection, doc.rel_path, self.index_name)
-
-    def build(self, doc: StoredDocument, score: float, passage: Passage | None) -> SearchResult:
-        return search_result(doc, round(clamp01(score), 6), self.uri(doc), passage)
 
 
 def search_result(
@@ -140,7 +166,7 @@ def receipt(
     parts: dict[str, float],
     final: float,
     via: tuple[GraphVia, str] | None = None,
-) -> ExplainLine:
+) -> Note:
     """The score receipt of a hybrid result: each leg's rank and share, the bonus, rerank parts,
     and, for a graph candidate, the seed (``via``: why and its URI) it was reached from."""
     scores = {f"{leg}Rank": float(r) for leg, r in entry.ranks.items()}
@@ -158,6 +184,25 @@ def receipt(
         message += f", graph: {way} seed #{link.seed_rank} {seed_uri} ({link.confidence})"
     if "rerank" in parts:
         message += f", rerank {parts['rerank']:.4f}"
-    return contracts.ExplainLine(
-        stage="result", message=message + f" -> {final:.4f}", rank=rank, uri=uri, scores=scores
+    return Note("result", message + f" -> {final:.4f}", rank, uri, scores)
+
+
+def hybrid_results(request: QueryAsk, filters: SearchFilters, found: HybridHits) -> SearchResults:
+    """The ``search-results@1.0`` contract of a hybrid query's plain ``found``."""
+    results = [search_result(h.document, h.score, h.uri, h.passage) for h in found.hits]
+    explain = found.explain
+    meta = base_meta(
+        request,
+        filters,
+        mode=found.mode,
+        expanded=found.expanded,
+        reranked=found.reranked,
+        vectors_used=found.vectors_used,
+        candidate_limit=found.candidate_limit,
+        query_modes=[{"mode": m.mode, "text": m.text} for m in request.query_modes] or None,
+        explain=None
+        if explain is None
+        else [contracts.ExplainLine(**n._asdict()) for n in explain],
     )
+    meta.total_results = len(results)
+    return contracts.SearchResults(results=results, meta=meta)

@@ -4,6 +4,10 @@ bundled embedding model (its built graph is shared by the whole test session).""
 
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -138,13 +142,25 @@ def test_bad_query_modes_are_validation_errors(cli: Cli, tmp_path: Path) -> None
     assert cli("query", "x", "-C", "0").code == 1
 
 
+def plain_and_model(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> tuple[tuple[int, str, str], tuple[int, str, str]]:
+    """``gno ARGV`` through the plain path, then through the pydantic request (the plain check
+    made to decline): exit code, output and errors of each."""
+    from gno_core.contracts import fields
+
+    plain = cli(*argv)
+    with monkeypatch.context() as m:
+        m.setattr(fields, "plain_values", lambda specs, values: None)
+        model = cli(*argv)
+    return (plain.code, plain.out, plain.err), (model.code, model.out, model.err)
+
+
 def test_vsearch_text_from_plain_hits_equals_the_contract_path(
     cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # ``gno vsearch`` prints its text and ``--files`` from plain hits, without pydantic; the
     # same lines as through ``SearchRequest`` and the result contracts, errors included.
-    from gno_core.contracts import fields
-
     cli.ok("collection", "add", str(corpus(tmp_path)), "--name", "notes")
     cli.ok("index")
     argvs = [
@@ -156,9 +172,74 @@ def test_vsearch_text_from_plain_hits_equals_the_contract_path(
         ["pets", "-n", "0"],
     ]
     for argv in argvs:
-        plain = cli("vsearch", *argv)
-        with monkeypatch.context() as m:
-            m.setattr(fields, "plain_values", lambda specs, values: None)
-            model = cli("vsearch", *argv)
-        assert (plain.code, plain.out, plain.err) == (model.code, model.out, model.err), argv
+        plain, model = plain_and_model(cli, monkeypatch, ["vsearch", *argv])
+        assert plain == model, argv
     assert cli.ok("vsearch", "pets that purr").out.startswith("1. gno://notes/")
+
+
+def untimed(out: str) -> str:
+    """``out`` without the explain line of stage timings (milliseconds differ run to run)."""
+    return "".join(line for line in out.splitlines(True) if not line.startswith("  [timing] "))
+
+
+def test_query_text_from_plain_hits_equals_the_contract_path(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``gno query`` prints its text and ``--files`` from plain hits, without pydantic; the same
+    # lines as through ``QueryRequest`` and the result contracts, reranked by a tiny
+    # cross-encoder or not, errors included (``--query-mode`` goes through the model).
+    from tests.rerank_support import write_cross_encoder
+
+    monkeypatch.setenv("GNO_RERANK_MODEL", str(write_cross_encoder(tmp_path / "rerank")))
+    cli.ok("collection", "add", str(corpus(tmp_path)), "--name", "notes")
+    cli.ok("index")
+    lines = """
+        'pets that purr'
+        'pets that purr' --files -n 2
+        pets -n 1 --explain
+        pets --min-score 0.5 --intent cats
+        pets -c notes --exclude dog --explain
+        rockets --since 2000-01-01 --path-prefix work
+        'latest rockets'
+        bread --no-rerank --explain
+        bread --fast --explain
+        'bread dough' --thorough --explain
+        'bread dough' --expand --explain
+        rockets -C 3 --no-graph
+        rockets --graph --explain
+        rockets --query-mode term:orbit
+        pets -c nope
+        pets -n 0
+        pets -C 101
+        pets --since 'not a date'
+        '   '
+    """
+    argvs = [shlex.split(line) for line in lines.strip().splitlines()]
+    for argv in argvs:
+        plain, model = plain_and_model(cli, monkeypatch, ["query", *argv])
+        assert (plain[0], untimed(plain[1]), plain[2]) == (model[0], untimed(model[1]), model[2])
+    reranked = cli.ok("query", "bread dough", "--explain").out
+    assert "(mode hybrid, vectors, reranked)" in reranked and "[result] #1 gno://notes/" in reranked
+    assert "[timing] " in reranked
+
+
+def test_a_text_query_in_a_new_process_imports_no_pydantic(cli: Cli, tmp_path: Path) -> None:
+    # Nor the sync and link values, nor the graph expansion it was not asked for.
+    cli.ok("collection", "add", str(corpus(tmp_path)), "--name", "notes")
+    cli.ok("index")
+    unused = ("pydantic", "gno_core.domain", "gno_core.retrieval.graph_expansion")
+    code = (
+        "import sys; from gno_cli.main import main; "
+        "rc = main(['query', 'pets that purr', '-n', '2', '--explain']); "
+        f"print(*[m in sys.modules for m in {unused!r}], rc)"
+    )
+    env = {
+        **os.environ,
+        "GNO_CONFIG_DIR": str(cli.home / "config"),
+        "GNO_DATA_DIR": str(cli.home / "data"),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    ).stdout
+    assert "(mode hybrid, vectors, not reranked)" in out and "[result] #2 gno://notes/" in out
+    assert out.splitlines()[-1].split() == ["False"] * len(unused) + ["0"]
