@@ -13,7 +13,7 @@ import json
 import posixpath
 from collections.abc import Iterable, Iterator, Sequence
 from functools import partial
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import apsw
@@ -46,11 +46,30 @@ __all__ = [
     "write_links",
 ]
 
-_LINK_COLUMNS = (
-    "l.seq, l.link_type, l.edge_source, l.relation, l.target_ref, l.target_anchor, "
-    "l.target_collection, l.link_text, l.start_line, l.start_col, l.end_line, l.end_col, "
-    "l.alias, l.external, l.embed, l.context"
+#: The fields of ``ExtractedLink`` before ``keys``, in order: the ``doc_links`` columns a link
+#: is written to (``write_links``) and read back from (``_LINK_COLUMNS``, then ``_link``).
+_LINK_FIELDS = (
+    "seq",
+    "link_type",
+    "edge_source",
+    "relation",
+    "target_ref",
+    "target_anchor",
+    "target_collection",
+    "link_text",
+    "start_line",
+    "start_col",
+    "end_line",
+    "end_col",
+    "alias",
+    "external",
+    "embed",
+    "context",
 )
+_LINK_COLUMNS = ", ".join(f"l.{name}" for name in _LINK_FIELDS)
+#: A link's ``_LINK_FIELDS`` as one tuple made in C (``external`` and ``embed`` are bools,
+#: which SQLite stores as the integers 1 and 0).
+_link_values = attrgetter(*_LINK_FIELDS)
 #: A graph link's columns (``_edge`` makes the ``Edge``): its source and target documents
 #: (``s``, ``d``) and the link (``l``) with its resolution (``t``).
 _EDGE_COLUMNS = (
@@ -224,36 +243,11 @@ def write_links(
     keys: list[tuple[int, str]] = []
     for doc_id, (links, _) in latest.items():
         for k in links:
-            rows.append(
-                (
-                    next_id,
-                    doc_id,
-                    k.seq,
-                    k.link_type,
-                    k.edge_source,
-                    k.relation,
-                    k.target_ref,
-                    k.target_anchor,
-                    k.target_collection,
-                    k.link_text,
-                    k.alias,
-                    k.start_line,
-                    k.start_col,
-                    k.end_line,
-                    k.end_col,
-                    int(k.external),
-                    int(k.embed),
-                    k.context,
-                    _keys_json(k.keys),
-                    _initial_state(k),
-                )
-            )
+            rows.append((next_id, doc_id, *_link_values(k), _keys_json(k.keys), _initial_state(k)))
             keys.extend((next_id, key) for key in dict.fromkeys(k.keys))
             next_id += 1
     conn.executemany(
-        "INSERT INTO doc_links(id, doc_id, seq, link_type, edge_source, relation, target_ref, "
-        "target_anchor, target_collection, link_text, alias, start_line, start_col, end_line, "
-        "end_col, external, embed, context, keys, state) "
+        f"INSERT INTO doc_links(id, doc_id, {', '.join(_LINK_FIELDS)}, keys, state) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
