@@ -184,8 +184,17 @@ def _plugins_off() -> None:
     sys.modules[_PLUGIN_LOADER] = loader
 
 
+#: numpy's OpenBLAS starts a worker thread per core as numpy loads, ~65 ms of CPU at each
+#: ``gno vsearch``/``query`` start on two cores, for BLAS work gno does not have: its numpy
+#: pools and normalises one text's vectors, and the exact vector search without sqlite-vec is
+#: one matrix-vector product (the same bytes on one thread). A caller who wants BLAS threads
+#: in a gno process sets the variable themselves.
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "1")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _plugins_off()
+    os.environ.setdefault(*_BLAS_THREADS)
     given = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(given)
     try:

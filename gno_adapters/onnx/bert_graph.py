@@ -28,24 +28,18 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from gno_adapters.onnx import proto
+from gno_adapters.onnx.graph_names import GRAPH_VERSION, WORDS_INPUT, Precision
 from gno_adapters.onnx.onnx_weights import QuantizedLinear
 
-#: Bump when the generated graph changes, so cached builds are rebuilt.
-GRAPH_VERSION = 3
 _OPSET = 17
 _IR_VERSION = 8
 _PREFIXES = ("", "bert.", "model.")
-#: The graph input that carries the gathered word embeddings (unless ``words_input=False``).
-WORDS_INPUT = "emb_words"
-
-#: ``fp32`` (exact) or ``int8`` (per-run activation scales: about twice as fast).
-Precision = Literal["fp32", "int8"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -151,7 +151,7 @@ class OnnxEmbedder(OnnxModel):
             feeds["token_type_ids"] = np.zeros_like(ids)
         try:
             if words is not None:  # the built graph takes its word embeddings gathered
-                from gno_adapters.onnx.bert_graph import WORDS_INPUT
+                from gno_adapters.onnx.graph_names import WORDS_INPUT
 
                 feeds[WORDS_INPUT] = np.ascontiguousarray(words[ids])
             hidden: npt.NDArray[Any] = session.run(None, feeds)[0]

@@ -7,7 +7,7 @@ The word-embedding table the graph takes as an input is saved beside it under th
 (``graph-KEY-words.npy``, shared by the fp32 and int8 graphs) and memory-mapped on load, so a
 process reads only the rows its texts use. Writes go through a temporary file and a rename,
 the table before the graph: concurrent builders never see a torn file, and a graph is only
-used with its table.
+used with its table. The builder (``bert_graph``) loads only when a graph must be built.
 """
 
 from __future__ import annotations
@@ -24,13 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gno_adapters.fsutil import atomic_write
-from gno_adapters.onnx.bert_graph import (
-    GRAPH_VERSION,
-    BertShape,
-    Precision,
-    build_bert_encoder,
-    word_embeddings,
-)
+from gno_adapters.onnx.graph_names import GRAPH_VERSION, Precision
 
 __all__ = ["BuiltGraph", "Precision", "bert_graph", "graph_key"]
 
@@ -60,6 +54,8 @@ def bert_graph(
     words = _mapped_table(table) if target.is_file() else None
     if words is not None:
         return BuiltGraph(target, words)
+    from gno_adapters.onnx.bert_graph import BertShape, build_bert_encoder, word_embeddings
+
     if weights.suffix == ".onnx":
         from gno_adapters.onnx.onnx_weights import read_exported_bert
 
