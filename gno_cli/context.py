@@ -5,18 +5,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import threading
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from gno_core.facade import Gno
 
 
-@dataclass
 class Context:
-    args: argparse.Namespace
-    _gno: Gno | None = field(default=None, init=False)
-    _loading: threading.Thread | None = field(default=None, init=False)
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self._gno: Gno | None = None
+        self._loading: threading.Thread | None = None
 
     @property
     def json(self) -> bool:

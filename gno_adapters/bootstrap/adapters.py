@@ -5,7 +5,7 @@ in memory, a future PostgreSQL one) goes through here, so tests run the real fac
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gno_core.facade import Gno
 
@@ -19,8 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["Adapters", "ChosenModels", "build"]
 
 
-@dataclass(frozen=True, slots=True)
-class ChosenModels:
+class ChosenModels(NamedTuple):
     """``SemanticModels`` known up front (the in-memory set, tests)."""
 
     embedder: ports.Embedder | None = None

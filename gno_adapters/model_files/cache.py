@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import shutil
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +19,6 @@ from typing import TYPE_CHECKING
 from gno_adapters.clock import SystemClock
 from gno_adapters.fsutil import ensure_private_dir
 from gno_adapters.model_files.download import Progress, download, file_sha256
-from gno_adapters.model_files.manifest import Manifest, ManifestFile, read_manifest, write_manifest
 from gno_core import __version__
 from gno_core.errors import ModelUnavailableError
 from gno_core.model_registry import (
@@ -36,8 +34,10 @@ from gno_core.model_registry import (
 from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import PLAIN_PROFILE, TextProfile
 
-if TYPE_CHECKING:  # httpx loads only when a pull runs
+if TYPE_CHECKING:  # httpx loads only when a pull runs, the manifest for pulled models
     import httpx
+
+    from gno_adapters.model_files.manifest import Manifest
 
 #: ``progress(file_path, bytes_done, bytes_total_or_None)`` during a pull.
 PullProgress = Callable[[str, int, int | None], None]
@@ -111,7 +111,7 @@ class ModelStore:
                 return ModelStatus(spec, False, None, None, tuple(f.path for f in spec.files))
         else:
             directory = self.cache_dir(spec)
-        manifest = None if spec.bundled else read_manifest(directory)
+        manifest = None if spec.bundled else _manifest(directory)
         missing: list[str] = []
         size = 0
         for f in spec.files:
@@ -171,6 +171,13 @@ class ModelStore:
                 f"is reachable or point the configuration at a local copy",
                 details={"role": spec.role.value, "name": spec.name, "reason": "offline"},
             )
+        from gno_adapters.model_files.manifest import (
+            Manifest,
+            ManifestFile,
+            read_manifest,
+            write_manifest,
+        )
+
         # The cache folder (models, derived graphs) is owner-only like the data folder.
         ensure_private_dir(self._root.parent)
         directory = self.cache_dir(spec)
@@ -220,7 +227,7 @@ class ModelStore:
     def verify(self, spec: ModelSpec) -> list[str]:
         """Files of an installed model whose SHA-256 differs from the pinned or recorded one."""
         directory = self.model_dir(spec)
-        manifest = None if spec.bundled else read_manifest(directory)
+        manifest = None if spec.bundled else _manifest(directory)
         bad: list[str] = []
         for f in spec.files:
             recorded = manifest.file(f.path) if manifest else None
@@ -236,6 +243,8 @@ class ModelStore:
         directory = self.cache_dir(self._registry.get(role, name))
         if not directory.is_dir():
             return False
+        import shutil
+
         shutil.rmtree(directory)
         return True
 
@@ -344,6 +353,14 @@ class ModelStore:
             profile=profile or PLAIN_PROFILE,
             dimensions=_hidden_size(config),
         )
+
+
+def _manifest(directory: Path) -> Manifest | None:
+    """The manifest of a pulled model's ``directory`` (its code loads only for pulled models:
+    resolving a bundled one does not read it)."""
+    from gno_adapters.model_files.manifest import read_manifest
+
+    return read_manifest(directory)
 
 
 def _bind(progress: PullProgress, path: str) -> Progress:

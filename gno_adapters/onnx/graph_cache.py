@@ -16,9 +16,8 @@ import contextlib
 import hashlib
 import io
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -31,8 +30,7 @@ __all__ = ["BuiltGraph", "Precision", "bert_graph", "graph_key"]
 _SOURCE_MEMO = "graph-source.json"
 
 
-@dataclass(frozen=True, slots=True)
-class BuiltGraph:
+class BuiltGraph(NamedTuple):
     """A built encoder: the graph (a cached file's path, or the serialized model when the
     cache cannot be written) and the word-embedding table whose rows feed its ``emb_words``
     (memory-mapped from the cache, or in memory)."""

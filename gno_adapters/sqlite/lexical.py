@@ -16,8 +16,7 @@ query once per candidate row (seconds instead of milliseconds on a large index).
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gno_adapters.sqlite.connection import fold
 from gno_adapters.sqlite.migrations import FTS_TOKENIZER
@@ -63,8 +62,7 @@ def match_expression(query: LexicalQuery, exclude_terms: Sequence[str] = ()) -> 
     return expr
 
 
-@dataclass(frozen=True, slots=True)
-class FilterSql:
+class FilterSql(NamedTuple):
     where: str
     params: tuple[object, ...]
 

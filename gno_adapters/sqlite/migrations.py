@@ -9,7 +9,7 @@ append new migrations, never rename, renumber or edit an applied one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import apsw
 
@@ -22,8 +22,7 @@ from gno_core.text.cjk import SEGMENTER_ID
 FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 
-@dataclass(frozen=True, slots=True)
-class Migration:
+class Migration(NamedTuple):
     version: int
     name: str
     apply: Callable[[apsw.Connection], None]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import apsw
 
@@ -40,8 +40,7 @@ NO_FILTERS = SearchFilters()
 TIE_ROOM = 16
 
 
-@dataclass(frozen=True, slots=True)
-class Space:
+class Space(NamedTuple):
     fingerprint: str
     dimensions: int
     vec_table: str
@@ -412,8 +411,7 @@ def _with_ties(ranked: list[tuple[str, int, float]], limit: int) -> dict[str, tu
     return {m: (seq, d) for m, seq, d in kept}
 
 
-@dataclass(frozen=True, slots=True)
-class _Eligible:
+class _Eligible(NamedTuple):
     ctes: tuple[str, ...]  # common table expressions the condition needs
     condition: str  # on ``documents AS d``
     params: tuple[object, ...]  # the parameters of ``ctes`` then of ``condition``

@@ -22,7 +22,6 @@ Degradation follows the spec: no embedder or no vectors gives ``mode: bm25_only`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gno_core.errors import GnoError
@@ -70,30 +69,36 @@ VARIANT_MIN_POOL = 20
 POST_FILTER_FACTOR = 3
 
 
-@dataclass(slots=True)
 class _Run:
     """What one query gathers on its way: documents, leg ranks, explain lines, timings."""
 
-    docs: dict[str, StoredDocument] = field(default_factory=dict)
-    vector_seq: dict[str, int] = field(default_factory=dict)
-    lexical: set[str] = field(default_factory=set)
-    legs: list[Leg] = field(default_factory=list)
-    explain: list[Note] = field(default_factory=list)
-    timings: dict[str, float] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self.docs: dict[str, StoredDocument] = {}
+        self.vector_seq: dict[str, int] = {}
+        self.lexical: set[str] = set()
+        self.legs: list[Leg] = []
+        self.explain: list[Note] = []
+        self.timings: dict[str, float] = {}
 
     def note(self, stage: str, message: str) -> None:
         self.explain.append(Note(stage, message))
 
 
-@dataclass(frozen=True, slots=True)
 class HybridSearch:
     """``query`` over one index, with an optional embedder and reranker."""
 
-    index: Index
-    embedder: Embedder | None
-    reranker: Reranker | None
-    results: ResultBuilder
-    now_ns: Callable[[], int]
+    __slots__ = ("embedder", "index", "now_ns", "reranker", "results")
+
+    def __init__(
+        self,
+        index: Index,
+        embedder: Embedder | None,
+        reranker: Reranker | None,
+        results: ResultBuilder,
+        now_ns: Callable[[], int],
+    ) -> None:
+        self.index, self.embedder, self.reranker = index, embedder, reranker
+        self.results, self.now_ns = results, now_ns
 
     def query(
         self, request: QueryAsk, filters: SearchFilters, *, recency: bool = False

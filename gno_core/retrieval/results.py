@@ -104,8 +104,7 @@ def chunk_passage(
     return best_passage(chunks, words, intent_words)
 
 
-@dataclass(frozen=True, slots=True)
-class ResultBuilder:
+class ResultBuilder(NamedTuple):
     """Names the documents of index ``index_name`` in results (their ``gno://`` URI)."""
 
     index_name: str

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from array import array
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
 from gno_core import contracts
@@ -76,13 +75,13 @@ def require_vectors(index: Index, embedder: Embedder) -> None:
         )
 
 
-@dataclass(frozen=True, slots=True)
 class VectorSearch:
     """``vsearch`` and ``similar`` over one index and embedder."""
 
-    index: Index
-    embedder: Embedder
-    results: ResultBuilder
+    __slots__ = ("embedder", "index", "results")
+
+    def __init__(self, index: Index, embedder: Embedder, results: ResultBuilder) -> None:
+        self.index, self.embedder, self.results = index, embedder, results
 
     def hits(self, request: SearchAsk, filters: SearchFilters) -> list[RankedHit]:
         """The ``limit`` eligible documents nearest the query; score = 1 - distance / 2."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 #: Han (URO, Ext A, compatibility, Ext B+), iteration marks, kana, bopomofo and Hangul.
 CJK_CLASS = (
@@ -37,7 +38,14 @@ CJK_CLASS = (
     "\uff66-\uff9f"  # halfwidth Katakana (NFKC maps them to full width)
     "\U00020000-\U0003134f"  # CJK Ext B-H
 )
-_CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
+
+
+@cache
+def _cjk_run() -> re.Pattern[str]:
+    """A run of CJK characters, compiled on first use (a few milliseconds for this class, which
+    ASCII text, the common case of every function below, never pays)."""
+    return re.compile(f"[{CJK_CLASS}]+")
+
 
 #: Reported by status; changes here require a reindex, so the id is versioned.
 SEGMENTER_ID = "cjk-bigram-v1"
@@ -45,7 +53,7 @@ SEGMENTER_ID = "cjk-bigram-v1"
 
 def has_cjk(text: str) -> bool:
     """True when ``text`` contains at least one CJK character."""
-    return not text.isascii() and _CJK_RUN.search(text) is not None
+    return not text.isascii() and _cjk_run().search(text) is not None
 
 
 def _index_run(match: re.Match[str]) -> str:
@@ -63,7 +71,7 @@ def segment_for_index(text: str) -> str:
     if text.isascii():
         return text
     text = unicodedata.normalize("NFKC", text)
-    return _CJK_RUN.sub(_index_run, text)
+    return _cjk_run().sub(_index_run, text)
 
 
 def query_units(word: str) -> tuple[tuple[str, ...], bool]:
@@ -76,12 +84,12 @@ def query_units(word: str) -> tuple[tuple[str, ...], bool]:
     it starts a bigram or is the unigram ending a run.
     """
     word = unicodedata.normalize("NFKC", word)
-    if word.isascii() or not _CJK_RUN.search(word):
+    if word.isascii() or not _cjk_run().search(word):
         return ((word,), False)
     tokens: list[str] = []
     pos = 0
     prefix = False
-    for match in _CJK_RUN.finditer(word):
+    for match in _cjk_run().finditer(word):
         if match.start() > pos:
             tokens.extend(word[pos : match.start()].split())
         run = match.group(0)
