@@ -15,7 +15,6 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from gno_adapters.fsutil import PRIVATE_FILE_MODE, ensure_private_dir
@@ -31,14 +30,16 @@ POLL_SECONDS = 0.002
 MAX_POLL_SECONDS = 0.02
 
 
-@dataclass(slots=True)
 class _ProcessLease:
     """This process's side of one lock file: the thread lock, the OS descriptor, the depth."""
 
-    path: str
-    threads: threading.RLock = field(default_factory=threading.RLock)
-    fd: int | None = None
-    depth: int = 0
+    __slots__ = ("depth", "fd", "path", "threads")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.threads = threading.RLock()
+        self.fd: int | None = None
+        self.depth = 0
 
 
 _LEASES: dict[str, _ProcessLease] = {}

@@ -12,15 +12,13 @@ import math
 import sys
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol, TypeAlias
+from typing import NamedTuple, Protocol, TypeAlias
 
 #: A unit-length float32 vector (``array('f')``). Treat it as immutable once returned.
 Vector: TypeAlias = "array[float]"
 
 
-@dataclass(frozen=True, slots=True)
-class TextProfile:
+class TextProfile(NamedTuple):
     """How a model wants passages and queries phrased before they are embedded.
 
     ``id`` names the phrasing and enters the embedding fingerprint: change the phrasing, change

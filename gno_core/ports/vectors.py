@@ -10,8 +10,7 @@ go with it; deactivating a document keeps them (a reactivated document needs no 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from gno_core.ports.embedder import Vector
 from gno_core.read_values import SearchFilters, StoredDocument
@@ -22,8 +21,7 @@ Scope = tuple[str, ...] | None
 Cursor = tuple[str, int] | None
 
 
-@dataclass(frozen=True, slots=True)
-class PendingChunk:
+class PendingChunk(NamedTuple):
     """A chunk that has no vector yet for some fingerprint, with what embedding it needs."""
 
     mirror_hash: str
@@ -33,8 +31,7 @@ class PendingChunk:
     title: str | None = None  # the title of an active document using the mirror
 
 
-@dataclass(frozen=True, slots=True)
-class ChunkVector:
+class ChunkVector(NamedTuple):
     """The vector of one chunk."""
 
     mirror_hash: str
@@ -42,8 +39,7 @@ class ChunkVector:
     vector: Vector
 
 
-@dataclass(frozen=True, slots=True)
-class VectorHit:
+class VectorHit(NamedTuple):
     """An eligible document and its chunk nearest to the query (cosine distance in [0, 2])."""
 
     document: StoredDocument

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 RRF_K = 60
 WEIGHT_BM25 = 2.0
@@ -15,8 +15,7 @@ TOP_RANK_BONUS = 0.10
 TOP_FIVE_BONUS = 0.04
 
 
-@dataclass(frozen=True, slots=True)
-class Leg:
+class Leg(NamedTuple):
     """One ranked list: ``keys`` best first. ``primary`` legs (the original query's BM25 and
     vector) earn the top-rank bonus. ``scales`` (graph leg) multiplies a key's share by its own
     factor in [0, 1]; a key it does not name keeps the whole share."""
@@ -28,13 +27,16 @@ class Leg:
     scales: Mapping[str, float] | None = None
 
 
-@dataclass(slots=True)
 class Fused:
-    key: str
-    score: float
-    ranks: dict[str, int] = field(default_factory=dict)  # leg name -> 1-based rank
-    contributions: dict[str, float] = field(default_factory=dict)
-    bonus: float = 0.0
+    """One key's fused score, its rank in each leg that ranked it (leg name -> 1-based rank),
+    each leg's share of the score and the top-rank bonus."""
+
+    __slots__ = ("bonus", "contributions", "key", "ranks", "score")
+
+    def __init__(self, key: str, score: float) -> None:
+        self.key, self.score, self.bonus = key, score, 0.0
+        self.ranks: dict[str, int] = {}
+        self.contributions: dict[str, float] = {}
 
 
 def fuse(legs: Sequence[Leg], k: int = RRF_K) -> list[Fused]:

@@ -7,8 +7,7 @@ filters applied before the limit, and recency-first ordering when the query asks
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gno_core.retrieval.dates import parse_document_date
 from gno_core.retrieval.query import parse_query, words_of
@@ -25,8 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["LexicalSearch", "RankedHit"]
 
 
-@dataclass(frozen=True, slots=True)
-class RankedHit:
+class RankedHit(NamedTuple):
     """One ranked document: its score relative to the best hit (0-1], URI and best passage."""
 
     document: StoredDocument

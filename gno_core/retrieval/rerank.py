@@ -10,7 +10,7 @@ keep half their normalised fusion score.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gno_core.ports.reranker import Reranker
 from gno_core.read_values import Chunk
@@ -68,8 +68,7 @@ def rerank_passage(
     return chosen.text[:PASSAGE_CHARS]
 
 
-@dataclass(frozen=True, slots=True)
-class RerankOutcome:
+class RerankOutcome(NamedTuple):
     """Blended scores in fused order, with each candidate's normalised parts."""
 
     scores: list[float]

@@ -4,7 +4,6 @@ only take the passages, URIs and plain hybrid values from here)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from gno_core import contracts
@@ -38,8 +37,7 @@ class Note(NamedTuple):
     scores: dict[str, float] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class HybridHits:
+class HybridHits(NamedTuple):
     """What a hybrid query found, as plain values: the ranked hits (scores as the results
     carry them), what ran, and the stage lines and receipts when the request asked to explain."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gno_core.read_values import Chunk
 
@@ -11,8 +11,7 @@ SNIPPET_MAX_CHARS = 320
 _STEM_CHARS = 5  # a cheap stem: words match on their first characters (index/indexing/indexed)
 
 
-@dataclass(frozen=True, slots=True)
-class Passage:
+class Passage(NamedTuple):
     chunk: Chunk
     text: str
     start_line: int
