@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from gno_core.errors import ValidationError
 from gno_core.ports.embedder import E5_PROFILE, PLAIN_PROFILE, TextProfile
@@ -103,8 +103,7 @@ class ModelSpec:
         return f"{self.role.value}/{self.name}"
 
 
-@dataclass(frozen=True, slots=True)
-class ModelStatus:
+class ModelStatus(NamedTuple):
     """What ``gno models list`` reports for one model."""
 
     spec: ModelSpec

@@ -5,14 +5,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from gno_core.identity import DEFAULT_INDEX, normalize_index_name
 
 
-@dataclass(frozen=True, slots=True)
-class GnoPaths:
+class GnoPaths(NamedTuple):
     config_dir: Path
     data_dir: Path
     cache_dir: Path

@@ -7,9 +7,8 @@ a model directory with a manifest is a complete one.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from gno_adapters.fsutil import atomic_write
 
@@ -17,22 +16,20 @@ MANIFEST_NAME = "manifest.json"
 _SCHEMA = 1
 
 
-@dataclass(frozen=True, slots=True)
-class ManifestFile:
+class ManifestFile(NamedTuple):
     path: str
     sha256: str
     size: int
     url: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Manifest:
+class Manifest(NamedTuple):
     role: str
     name: str
     model_id: str
     source: str
     pulled_at: str
-    files: tuple[ManifestFile, ...] = field(default_factory=tuple)
+    files: tuple[ManifestFile, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
