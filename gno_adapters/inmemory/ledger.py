@@ -62,9 +62,9 @@ class InMemoryLedger:
         for state in batch.touched:
             row = self._s.rows.get((coll, state.rel_path))
             if row is not None:
-                doc = replace(row.doc, source_size=state.size, source_mtime_ns=state.mtime_ns)
+                doc = row.doc._replace(source_size=state.size, source_mtime_ns=state.mtime_ns)
                 if state.active and not row.doc.active:
-                    doc = replace(doc, active=True)
+                    doc = doc._replace(active=True)
                     self._s.links.mark_names((coll, state.rel_path))
                     self._s.links.mark_links_of((coll, state.rel_path))
                 row.doc = doc
@@ -72,7 +72,7 @@ class InMemoryLedger:
         for rel in batch.deactivate:
             row = self._s.rows.get((coll, rel))
             if row is not None and row.doc.active:
-                row.doc = replace(row.doc, active=False)
+                row.doc = row.doc._replace(active=False)
                 self._s.links.mark_names((coll, rel))
         for rel in batch.forget_failures:
             self._s.failures.pop((coll, rel), None)
@@ -142,7 +142,7 @@ class InMemoryLedger:
         changed = 0
         for (coll, _), row in self._s.rows.items():
             if coll == collection and row.doc.active:
-                row.doc = replace(row.doc, active=False)
+                row.doc = row.doc._replace(active=False)
                 self._s.links.mark_names((coll, row.doc.rel_path))
                 changed += 1
         return changed
@@ -163,7 +163,7 @@ class InMemoryLedger:
             del self._s.failure_seq[key]
         for key in [k for k in self._s.rows if k[0] == old]:
             row = self._s.rows.pop(key)
-            row.doc = replace(row.doc, collection=new)
+            row.doc = row.doc._replace(collection=new)
             self._s.rows[(new, key[1])] = row
         for key in [k for k in self._s.failures if k[0] == old]:
             rec = self._s.failures.pop(key)

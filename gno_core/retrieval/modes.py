@@ -83,11 +83,9 @@ class Retrieval:
     ) -> SearchResults:
         """``query`` over several collections at once when ``collections`` names them (the
         evidence capability's scope); names must already be validated."""
-        from dataclasses import replace
-
         filters = self._filters(request)
         if collections:
-            filters = replace(filters, collections=collections)
+            filters = filters._replace(collections=collections)
         return self._hybrid_search().query(request, filters, recency=_recency(request))
 
     def _hybrid_search(self) -> HybridSearch:
