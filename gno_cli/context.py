@@ -8,14 +8,17 @@ import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from gno_adapters.bootstrap.embed_child import EmbedChild
     from gno_core.facade import Gno
 
 
 class Context:
-    def __init__(self, args: argparse.Namespace) -> None:
+    def __init__(self, args: argparse.Namespace, embed_child: EmbedChild | None = None) -> None:
         self.args = args
         self._gno: Gno | None = None
         self._loading: threading.Thread | None = None
+        # ``vsearch``/``query`` on POSIX: the process forked at start to load the model
+        self._child = embed_child
 
     @property
     def json(self) -> bool:
@@ -34,10 +37,17 @@ class Context:
         return self._gno
 
     def load_embedder_meanwhile(self) -> None:
-        """Start loading the embedding model on a thread (``vsearch``, ``query``): most of the
-        load runs outside the GIL, beside the command's own imports, request validation and
-        index opening, and the first embedding waits for it. A failure is left for the search
-        to report with its own error; ``close`` waits for the thread."""
+        """Start loading the embedding model (``vsearch``, ``query``) in the child process
+        forked at start (POSIX, see ``gno_adapters.bootstrap.embed_child``) or else on a
+        thread: the load runs beside the command's own imports, request validation, index
+        opening and BM25, and the first embedding waits for it. A failure is left for the
+        search to report with its own error; ``close`` ends the child or waits for the thread."""
+        if self._gno is None and self._child is not None:
+            from gno_adapters.bootstrap.local import open_gno
+
+            self._gno = open_gno(self.args.index, self.args.config, embed_child=self._child)
+            self._gno.load_embedder()  # resolves the model and sends it to the child
+            return
         gno = self.gno
 
         def load() -> None:
@@ -48,6 +58,9 @@ class Context:
         self._loading.start()
 
     def close(self) -> None:
+        if self._child is not None:
+            self._child.close()
+            self._child = None
         if self._loading is not None:
             self._loading.join()
             self._loading = None

@@ -6,12 +6,15 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from gno_cli.context import Context
 from gno_cli.output import emit_json
 from gno_core import __version__
 from gno_core.errors import GnoError, ValidationError, exit_code_for
+
+if TYPE_CHECKING:
+    from gno_adapters.bootstrap.embed_child import EmbedChild
 
 
 class UsageError(ValidationError):
@@ -196,17 +199,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     _plugins_off()
     os.environ.setdefault(*_BLAS_THREADS)
     given = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(given)
+    child = _embed_child(given)
     try:
-        args = parser.parse_args(_join_dash_values(given))
-    except UsageError as exc:
+        args = build_parser(given).parse_args(_join_dash_values(given))
+    except BaseException as exc:  # a usage error, --help, --version or Ctrl-C
+        if child is not None:
+            child.close()
+        if not isinstance(exc, UsageError):
+            raise
         if "--json" in given:
             emit_json(exc.envelope())
         else:
             print(exc.details["usage"], file=sys.stderr)
             print(f"Error: {exc.message}", file=sys.stderr)
         return exit_code_for(exc)
-    ctx = Context(args)
+    ctx = Context(args, child)
     try:
         code: int = args.handler(ctx)
         return code
@@ -233,6 +240,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
     finally:
         ctx.close()
+
+
+def _embed_child(argv: Sequence[str]) -> EmbedChild | None:
+    """``vsearch``/``query`` load the embedding model in a child process forked first thing,
+    before the command is parsed (``GNO_EMBED_FORK=0``: on a thread, as where ``os.fork`` is
+    missing)."""
+    if _command_of(argv) not in ("vsearch", "query"):
+        return None
+    from gno_adapters.bootstrap.embed_child import EmbedChild, fork_wanted
+
+    return EmbedChild.start() if fork_wanted(os.environ) else None
 
 
 def _fail(ctx: Context, exc: GnoError) -> int:

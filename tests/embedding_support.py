@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from gno_adapters.bootstrap.embed_child import ChildEmbedder, EmbedChild
+from gno_adapters.bootstrap.model_wiring import LazyOnnxEmbedder
 from gno_adapters.model_files import ModelStore
 from gno_adapters.onnx import OnnxEmbedder
 from gno_adapters.onnx.graph_cache import Precision
@@ -23,3 +26,13 @@ def new_onnx_embedder(
     """A fresh, unloaded embedder of the bundled default model."""
     location = ModelStore(models_dir(factory)).resolve(ModelRole.EMBED)
     return OnnxEmbedder(location, precision=precision)
+
+
+def new_child_embedder(
+    factory: pytest.TempPathFactory, *, precision: Precision = "int8"
+) -> tuple[ChildEmbedder, Callable[[], None]]:
+    """The bundled model served by a forked child (``gno vsearch``/``query``), and the call
+    that ends and reaps the child."""
+    location = ModelStore(models_dir(factory)).resolve(ModelRole.EMBED)
+    child = EmbedChild.start()
+    return ChildEmbedder(LazyOnnxEmbedder(location, precision), child), child.close

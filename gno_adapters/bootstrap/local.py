@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
     from pathlib import Path
 
+    from gno_adapters.bootstrap.embed_child import EmbedChild
     from gno_adapters.bootstrap.model_wiring import SemanticModels
     from gno_adapters.converters.sandbox import SandboxedConverters
     from gno_adapters.files.refactor_commit import JournaledCommit
@@ -129,10 +130,14 @@ class _LazySemanticModels:
     """``SemanticModels`` resolved on first access: ``gno search`` and ``gno get`` never look
     for a model, nor import the model registry and cache."""
 
-    def __init__(self, models_dir: Path, env: Mapping[str, str]) -> None:
+    def __init__(
+        self, models_dir: Path, env: Mapping[str, str], child: EmbedChild | None = None
+    ) -> None:
         self._models_dir = models_dir
         self._env = env
         self._chosen: SemanticModels | None = None
+        self._child = child  # ``gno vsearch``/``query``: the model's process
+        self._embedder: Embedder | None = None
         # ``gno vsearch``/``query`` load the embedder on a thread while the command goes on:
         # both threads must get the same models.
         self._lock = threading.Lock()
@@ -147,7 +152,14 @@ class _LazySemanticModels:
 
     @property
     def embedder(self) -> Embedder | None:
-        return self._resolved().embedder
+        embedder = self._resolved().embedder
+        if self._child is None or embedder is None:
+            return embedder
+        if self._embedder is None:
+            from gno_adapters.bootstrap.embed_child import ChildEmbedder
+
+            self._embedder = ChildEmbedder(embedder, self._child)
+        return self._embedder
 
     @property
     def reranker(self) -> Reranker | None:
@@ -260,14 +272,15 @@ def open_gno(
     config_path: str | None = None,
     *,
     env: Mapping[str, str] | None = None,
+    embed_child: EmbedChild | None = None,
 ) -> Gno:
     """Build the facade for ``index`` (default ``default``). Cheap: nothing is opened until an
-    operation needs it."""
+    operation needs it. ``embed_child``: embed through that process (``gno vsearch``/``query``)."""
     paths = resolve_paths(index, config_path, env)
-    return _build(paths, env)
+    return _build(paths, env, embed_child)
 
 
-def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
+def _build(paths: GnoPaths, env: Mapping[str, str] | None, child: EmbedChild | None = None) -> Gno:
     clock = SystemClock()
 
     def open_other(name: str) -> IndexHandle:
@@ -291,7 +304,7 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None) -> Gno:
         frontmatter=_LazyFrontmatterParser(),
         clock=clock,
         resident=_LazyResidentProbe(paths.pid_file),
-        models=_LazySemanticModels(paths.models_dir, os.environ if env is None else env),
+        models=_LazySemanticModels(paths.models_dir, os.environ if env is None else env, child),
         lease=FileWriteLease(paths.data_dir),
         notes=LocalNoteFiles(),
         open_index=open_other,

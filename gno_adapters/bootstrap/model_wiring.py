@@ -61,6 +61,11 @@ class LazyOnnxEmbedder:
         self._real: OnnxEmbedder | None = None
         self._lock = threading.Lock()
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled for the embedding child process (``embed_child``): the model chosen."""
+        state = {"_private_root": self._private_root}
+        return (LazyOnnxEmbedder, (self._location, self._precision), state)
+
     def _embedder(self) -> OnnxEmbedder:
         with self._lock:
             if self._real is None:

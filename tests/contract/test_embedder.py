@@ -1,18 +1,19 @@
-"""Embedder contract, run against the hash fake and the ONNX adapter (bundled all-MiniLM-L6-v2,
-exact fp32 graph and its int8 variant)."""
+"""Embedder contract, run against the hash fake, the ONNX adapter (bundled all-MiniLM-L6-v2,
+exact fp32 graph and its int8 variant) and the int8 model served by a forked child process
+(``vsearch``/``query``'s ``ChildEmbedder``)."""
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from gno_adapters.inmemory.embedder import HashEmbedder
 from gno_core.ports import Embedder
 from gno_core.ports.embedder import Vector, dot, embedding_fingerprint
-from tests.embedding_support import new_onnx_embedder
+from tests.embedding_support import new_child_embedder, new_onnx_embedder
 
 NewEmbedder = Callable[[], Embedder]
 
@@ -32,12 +33,22 @@ TEXTS = [
 
 
 @pytest.fixture(scope="session")
-def factories(tmp_path_factory: pytest.TempPathFactory) -> dict[str, NewEmbedder]:
-    return {
+def factories(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, NewEmbedder]]:
+    children: list[Callable[[], None]] = []
+
+    def child() -> Embedder:
+        embedder, close = new_child_embedder(tmp_path_factory)
+        children.append(close)
+        return embedder
+
+    yield {
         "hash": HashEmbedder,
         "onnx-fp32": lambda: new_onnx_embedder(tmp_path_factory),
         "onnx-int8": lambda: new_onnx_embedder(tmp_path_factory, precision="int8"),
+        "child-int8": child,
     }
+    for close in children:
+        close()
 
 
 @pytest.fixture(scope="session")
@@ -46,7 +57,7 @@ def shared() -> dict[str, Embedder]:
     return {}
 
 
-@pytest.fixture(params=["hash", "onnx-fp32", "onnx-int8"])
+@pytest.fixture(params=["hash", "onnx-fp32", "onnx-int8", "child-int8"])
 def kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
