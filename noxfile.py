@@ -31,9 +31,12 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def imports(session: nox.Session) -> None:
-    """import-linter: gno_cli > gno_adapters > gno_core, and a core free of I/O frameworks."""
-    session.install("-e", ".", "import-linter>=2.1")
+    """import-linter: gno_cli > gno_adapters > gno_core, and a core free of I/O frameworks; then
+    each contract is shown to fail on a deliberate violation (the test needs lint-imports beside
+    its python, which only this session has)."""
+    session.install("-e", ".[test]", "import-linter>=2.1")
     session.run("lint-imports")
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/unit/test_import_contracts.py")
 
 
 @nox.session(python=PYTHON)
