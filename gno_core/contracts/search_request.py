@@ -1,7 +1,7 @@
 """The request base of every transport (``Request``, the bounds; the ``Cli`` field metadata is
-``gno_core.contracts.fields``') and ``SearchRequest``: what a retrieval asks. Kept apart from the other requests so that a
-``gno search`` process builds only the models it uses (``gno_core.contracts.requests`` names
-all of them).
+in ``gno_core.contracts.fields``) and ``SearchRequest``: what a retrieval asks. Kept apart from
+the other requests so that a ``gno search`` process builds only the models it uses
+(``gno_core.contracts.requests`` names all of them).
 """
 
 from __future__ import annotations

@@ -147,9 +147,7 @@ class HybridSearch:
         fused = self._fuse(run, request.exclude)
         graph = None
         if request.graph and not request.no_graph and depth != "fast":
-            from gno_core.retrieval import graph_expansion as ge
-
-            graph = self._graph(run, fused, filters, min(window, ge.MAX_CANDIDATES))
+            graph = self._graph(run, fused, filters, window)
             if graph.leg is not None:
                 fused = self._fuse(run, request.exclude)
         else:
@@ -236,13 +234,15 @@ class HybridSearch:
         return fused
 
     def _graph(
-        self, run: _Run, fused: list[Fused], filters: SearchFilters, cap: int
+        self, run: _Run, fused: list[Fused], filters: SearchFilters, window: int
     ) -> ge.GraphExpansion:
-        """One hop along links from the top fused results (``graph_expansion``)."""
+        """One hop along links from the top fused results (``graph_expansion``), from at most
+        ``window`` of them (and ``graph_expansion.MAX_CANDIDATES``)."""
         from gno_core.retrieval import graph_expansion as ge
 
         t0 = self.now_ns()
         keys = [f.key for f in fused]
+        cap = min(window, ge.MAX_CANDIDATES)
         graph = ge.expand(self.index.links, self.index.documents, keys, run.docs, filters, cap)
         run.timings["graph"] = _ms(self.now_ns() - t0)
         run.docs.update(graph.added)
