@@ -46,8 +46,9 @@ class ReadCalls(FacadeBase):
     def load_embedder(self) -> None:
         """Load the embedding model now, when one is configured and can load ahead of its
         first use (``MODEL_UNAVAILABLE`` when it cannot). ``gno vsearch`` and ``gno query`` run
-        this on a thread, so that the model loads while the command reads its request and
-        opens the index; the search then waits for the load."""
+        this early (on a thread, or handing the model to the process forked to load it), so
+        that the model loads while the command reads its request and opens the index; the
+        search then waits for the load."""
         load = getattr(self._models.embedder, "load", None)
         if callable(load):
             load()
