@@ -776,13 +776,7 @@ class ApswLinks:
     def record_targets(self, results: Sequence[tuple[int, Sequence[tuple[int, str, str]]]]) -> None:
         if not results:
             return
-        with translate_errors("recording link resolutions"), write_transaction(self._conn):
-            self._record(results)
-
-    def _record(self, results: Sequence[tuple[int, Sequence[tuple[int, str, str]]]]) -> None:
-        """Replace the targets of the links ``(link_id, targets)`` and set their states, a few
-        statements for all (inside the caller's transaction)."""
-        conn = self._conn
+        # The links' targets replaced and their states set, a few statements for all.
         by_state: dict[str, list[int]] = {"resolved": [], "ambiguous": [], "unresolved": []}
         for link_id, targets in results:
             n = len(targets)
@@ -790,21 +784,23 @@ class ApswLinks:
                 link_id
             )
         ids = [i for i, _ in results]
-        for start in range(0, len(ids), _BATCH):
-            batch = ids[start : start + _BATCH]
-            conn.execute(
-                f"DELETE FROM link_targets WHERE link_id IN ({','.join('?' * len(batch))})",
-                tuple(batch),
-            )
-        conn.executemany(
-            "INSERT OR IGNORE INTO link_targets(link_id, dst_doc_id, confidence, method) "
-            "VALUES (?, ?, ?, ?)",
-            [(link_id, *t) for link_id, targets in results for t in targets],
-        )
-        for state, links in by_state.items():
-            for start in range(0, len(links), _BATCH):
-                batch = links[start : start + _BATCH]
+        conn = self._conn
+        with translate_errors("recording link resolutions"), write_transaction(conn):
+            for start in range(0, len(ids), _BATCH):
+                batch = ids[start : start + _BATCH]
                 conn.execute(
-                    f"UPDATE doc_links SET state = ? WHERE id IN ({','.join('?' * len(batch))})",
-                    (state, *batch),
+                    f"DELETE FROM link_targets WHERE link_id IN ({','.join('?' * len(batch))})",
+                    tuple(batch),
                 )
+            conn.executemany(
+                "INSERT OR IGNORE INTO link_targets(link_id, dst_doc_id, confidence, method) "
+                "VALUES (?, ?, ?, ?)",
+                [(link_id, *t) for link_id, targets in results for t in targets],
+            )
+            for state, links in by_state.items():
+                for start in range(0, len(links), _BATCH):
+                    batch = links[start : start + _BATCH]
+                    marks = ",".join("?" * len(batch))
+                    conn.execute(
+                        f"UPDATE doc_links SET state = ? WHERE id IN ({marks})", (state, *batch)
+                    )

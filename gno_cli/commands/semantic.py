@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gno_cli.commands.search import (
     add_retrieval_options,
@@ -21,7 +20,9 @@ if TYPE_CHECKING:
     from gno_cli.context import Context
     from gno_core.contracts.fields import FieldSpec
     from gno_core.contracts.requests import QueryMode, QueryRequest
+    from gno_core.contracts.search import SearchMeta
     from gno_core.retrieval.ask import QueryAsk, SearchAsk
+    from gno_core.retrieval.results import HybridHits
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -94,18 +95,16 @@ def run_query(ctx: Context) -> int:
         return run_diagnose(ctx, ctx.args.diagnose)
     ctx.load_embedder_meanwhile()
     plain: QueryAsk | None = plain_request(ctx, _query_specs())
-    ran: tuple[str, bool | None, bool | None, bool | None, Sequence[Any] | None]
+    how: HybridHits | SearchMeta
     if plain is not None:
-        found = ctx.gno.query_hits(plain)
-        code = print_hits(ctx, plain.query, found.hits)
-        ran = (found.mode, found.vectors_used, found.reranked, found.expanded, found.explain)
+        how = ctx.gno.query_hits(plain)
+        code = print_hits(ctx, plain.query, how.hits)
     else:
         results = ctx.gno.query(query_request(ctx.args))
         code = print_results(ctx, results)
-        meta = results.meta
-        ran = (meta.mode, meta.vectors_used, meta.reranked, meta.expanded, meta.explain)
+        how = results.meta
     if not ctx.json and not ctx.args.files:
-        _print_how(*ran)
+        _print_how(how)
     return code
 
 
@@ -116,24 +115,18 @@ def _query_specs() -> tuple[FieldSpec, ...]:
     return SEARCH_FIELDS + QUERY_FIELDS
 
 
-def _print_how(
-    mode: str,
-    vectors_used: bool | None,
-    reranked: bool | None,
-    expanded: bool | None,
-    explain: Sequence[Any] | None,
-) -> None:
-    """The line under a query's hits saying how it ran, then its explain lines (``ExplainLine``
-    contracts or their plain ``Note``s: the same fields)."""
+def _print_how(how: HybridHits | SearchMeta) -> None:
+    """The line under a query's hits saying how it ran, then its explain lines (the results'
+    ``meta`` or the plain ``HybridHits``: the same fields)."""
     flags = [
-        f"mode {mode}",
-        "vectors" if vectors_used else "no vectors",
-        "reranked" if reranked else "not reranked",
+        f"mode {how.mode}",
+        "vectors" if how.vectors_used else "no vectors",
+        "reranked" if how.reranked else "not reranked",
     ]
-    if expanded:
+    if how.expanded:
         flags.append("expanded")
     emit(f"({', '.join(flags)})")
-    for line in explain or []:
+    for line in how.explain or []:
         where = f" #{line.rank} {line.uri}" if line.rank else ""
         emit(f"  [{line.stage}]{where} {line.message}")
 
