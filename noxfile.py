@@ -41,7 +41,9 @@ def imports(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
-    """The whole test suite (unit, contract, wire, integration)."""
+    """The whole test suite (unit, contract, wire, integration). The Debian packages the tests
+    drive for real (nginx) are installed first by ``scripts/test_packages.sh``."""
+    session.run("bash", "scripts/test_packages.sh", external=True)
     session.install("-e", ".[test]")
     args = session.posargs or ["-n", "2", "-q"]
     session.run("pytest", *args)

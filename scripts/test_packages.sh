@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite drives for real (nginx for the reverse-proxy
+# tests), once, from the distribution's own repository. Called by `nox -s tests`, so a fresh
+# machine runs those tests instead of skipping them. No-op when they are already there; when
+# not root and apt-get is unavailable, says what is missing and lets the tests report it.
+set -euo pipefail
+
+missing=()
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  missing+=(nginx-light)
+fi
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "test_packages: missing ${missing[*]} (install them with your package manager)" >&2
+  exit 0
+fi
+
+echo "test_packages: apt-get install ${missing[*]} (once)"
+# Never start the package's service (nginx would take port 80): the tests start their own.
+guard=""
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+  printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+  chmod 755 /usr/sbin/policy-rc.d
+  guard=/usr/sbin/policy-rc.d
+fi
+trap '[ -n "$guard" ] && rm -f "$guard"' EXIT
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
