@@ -81,6 +81,17 @@ class ApswLedger:
             )
         return out
 
+    def failures(self, collection: str) -> list[IngestFailure]:
+        return [
+            IngestFailure(collection, r[0], r[1], r[2], r[3], r[4], r[5])
+            for r in self._db.rows(
+                "reading ingest failures",
+                "SELECT rel_path, code, message, source_hash, size, mtime_ns FROM ingest_errors "
+                "WHERE collection = ? ORDER BY rel_path",
+                (collection,),
+            )
+        ]
+
     def apply_batch(self, batch: SyncBatch) -> None:
         now = iso_from_ns(self._clock.now_ns())
         with translate_errors("applying a sync batch"), write_transaction(self._conn):
