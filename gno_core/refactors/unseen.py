@@ -47,8 +47,8 @@ def names_it(note: Note, names: set[str]) -> bool:
 def unseen(plan: Plan, key: tuple[str, str], why: str) -> None:
     """Name the note ``key`` (collection, path) the plan could not read, with ``why``."""
     plan.warnings.append(
-        f"{key[0]}/{key[1]} was not scanned for links ({why}): a link there to "
-        f"{plan.collection.name}/{plan.source} is not rewritten"
+        f"{key[0]}/{key[1]} was not scanned for links ({why}): any link there to "
+        f"{plan.collection.name}/{plan.source} is left as it is"
     )
 
 
