@@ -37,6 +37,8 @@ class InMemoryLedger:
                     d.source_mtime_ns,
                     d.active,
                     row.ingest_version,
+                    converter_id=d.converter_id,
+                    converter_version=d.converter_version,
                 )
         for (coll, rel), rec in self._s.failures.items():
             if coll != collection:
