@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from gno_adapters.inmemory.state import InMemoryState
 from gno_core.facts import InvalidFact
-from gno_core.ports.memory import DocKey, FactDiagnostic, StoredFact
+from gno_core.ports.memory import DocKey, FactDiagnostic, StoredFact, ignored_supersedes
 
 
 class InMemoryMemory:
@@ -37,8 +37,12 @@ class InMemoryMemory:
     def diagnostics(self, collections: Sequence[str], limit: int) -> list[FactDiagnostic]:
         out = []
         for (collection, rel_path), row in sorted(self._s.rows.items()):
-            if collection in collections and row.doc.active and isinstance(row.fact, InvalidFact):
+            if collection not in collections or not row.doc.active:
+                continue
+            if isinstance(row.fact, InvalidFact):
                 out.append(FactDiagnostic(collection, rel_path, row.fact))
+            for target in self._s.ignored_supersedes((collection, rel_path)):
+                out.append(FactDiagnostic(collection, rel_path, ignored_supersedes(*target)))
         return out[: max(0, limit)]
 
     def count_facts(self, collections: Sequence[str]) -> tuple[int, int, int]:

@@ -62,14 +62,36 @@ class InMemoryState:
         return row.fact
 
     def successors(self, collection: str, rel_path: str) -> list[tuple[str, str]]:
-        """Active documents holding a valid fact that supersedes the one at ``rel_path``."""
+        """Active documents of ``collection`` holding a valid fact that names the one at
+        ``rel_path`` and shares one of its scopes."""
+        predecessor = self.valid_fact((collection, rel_path))
+        if predecessor is None:
+            return []
         out = []
         for key in sorted(self.rows):
             fact = self.valid_fact(key)
-            if fact is not None and any(
-                _uri_key(uri) == (collection, rel_path) for uri in fact.supersedes
+            if (
+                fact is not None
+                and key[0] == collection
+                and set(fact.scopes) & set(predecessor.scopes)
+                and any(_uri_key(uri) == (collection, rel_path) for uri in fact.supersedes)
             ):
                 out.append(key)
+        return out
+
+    def ignored_supersedes(self, key: tuple[str, str]) -> list[tuple[str, str]]:
+        """The ``supersedes`` entries of the valid fact ``key`` that supersede nothing: another
+        collection's path, or a valid fact of this one that shares no scope with it."""
+        fact = self.valid_fact(key)
+        if fact is None:
+            return []
+        out = []
+        for target in sorted({_uri_key(uri) for uri in fact.supersedes}):
+            other = self.valid_fact(target)
+            if target[0] != key[0] or (
+                other is not None and not set(other.scopes) & set(fact.scopes)
+            ):
+                out.append(target)
         return out
 
     def current_fact_in(self, row: _Row, scopes: tuple[str, ...]) -> bool:

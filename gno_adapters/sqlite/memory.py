@@ -11,15 +11,34 @@ import apsw
 from gno_adapters.sqlite.rows import Rows
 from gno_core.facts import FactRecord, InvalidFact
 from gno_core.identity import parse_uri
-from gno_core.ports.memory import DocKey, FactDiagnostic, StoredFact
+from gno_core.ports.memory import DocKey, FactDiagnostic, StoredFact, ignored_supersedes
 
 __all__ = ["ApswMemory", "memory_filter_sql", "replace_document_fact"]
 
-#: A fact is superseded when an active document holds a valid fact naming it.
+#: Successor ``s.successor`` shares a scope with the fact of document ``{p}``.
+_SHARED_SCOPE = (
+    "EXISTS (SELECT 1 FROM memory_scopes a JOIN memory_scopes b ON b.scope = a.scope "
+    "AND b.doc_id = {p} WHERE a.doc_id = s.successor)"
+)
+#: A fact is superseded when an active document of its own collection holds a valid fact
+#: naming it and sharing one of its scopes (any other ``supersedes`` entry is ignored).
 _SUPERSEDED = (
     "EXISTS (SELECT 1 FROM memory_supersedes s JOIN memory_facts sf ON sf.doc_id = s.successor "
     "JOIN documents sd ON sd.id = s.successor WHERE s.collection = {d}.collection "
-    "AND s.rel_path = {d}.rel_path AND sd.active = 1 AND sf.invalid_code IS NULL)"
+    "AND s.rel_path = {d}.rel_path AND sd.collection = s.collection AND sd.active = 1 "
+    "AND sf.invalid_code IS NULL AND " + _SHARED_SCOPE.format(p="{d}.id") + ")"
+)
+#: The ``supersedes`` entries of valid facts that supersede nothing: another collection's path,
+#: or a valid fact of this collection that shares no scope with the one naming it.
+_IGNORED = (
+    "SELECT sd.collection, sd.rel_path, s.collection, s.rel_path FROM memory_supersedes s "
+    "JOIN memory_facts sf ON sf.doc_id = s.successor JOIN documents sd ON sd.id = s.successor "
+    "WHERE sd.active = 1 AND sf.invalid_code IS NULL AND sd.collection IN ({marks}) AND "
+    "(s.collection <> sd.collection OR EXISTS (SELECT 1 FROM documents pd JOIN memory_facts pf "
+    "ON pf.doc_id = pd.id WHERE pd.collection = s.collection AND pd.rel_path = s.rel_path "
+    "AND pd.active = 1 AND pf.invalid_code IS NULL AND NOT "
+    + _SHARED_SCOPE.format(p="pd.id")
+    + "))"
 )
 _COLUMNS = (
     "d.collection, d.rel_path, f.record_id, f.fact_text, f.scopes, f.caller, f.session, "
@@ -118,8 +137,11 @@ class ApswMemory:
             "finding successors",
             "SELECT d.collection, d.rel_path FROM memory_supersedes s "
             "JOIN memory_facts f ON f.doc_id = s.successor JOIN documents d ON d.id = s.successor "
-            "WHERE s.collection = ? AND s.rel_path = ? AND d.active = 1 "
-            "AND f.invalid_code IS NULL ORDER BY d.collection, d.rel_path",
+            "JOIN documents p ON p.collection = s.collection AND p.rel_path = s.rel_path "
+            "AND p.active = 1 WHERE s.collection = ? AND s.rel_path = ? AND d.active = 1 "
+            "AND d.collection = s.collection AND f.invalid_code IS NULL AND "
+            + _SHARED_SCOPE.format(p="p.id")
+            + " ORDER BY d.collection, d.rel_path",
             (collection, rel_path),
         )
         return [(str(c), str(r)) for c, r in rows]
@@ -136,10 +158,22 @@ class ApswMemory:
             "ORDER BY d.collection, d.rel_path LIMIT ?",
             (*collections, max(0, limit)),
         )
-        return [
+        found = [
             FactDiagnostic(str(c), str(r), InvalidFact(str(code), str(message or "")))
             for c, r, code, message in rows
         ]
+        ignored = self._db.rows(
+            "listing ignored supersedes",
+            _IGNORED.format(marks=marks) + " ORDER BY sd.collection, sd.rel_path, s.collection, "
+            "s.rel_path LIMIT ?",
+            (*collections, max(0, limit)),
+        )
+        found += [
+            FactDiagnostic(str(c), str(r), ignored_supersedes(str(pc), str(pr)))
+            for c, r, pc, pr in ignored
+        ]
+        found.sort(key=lambda d: (d.collection, d.rel_path))
+        return found[: max(0, limit)]
 
     def count_facts(self, collections: Sequence[str]) -> tuple[int, int, int]:
         if not collections:

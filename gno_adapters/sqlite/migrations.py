@@ -260,6 +260,13 @@ def _m0006_memory(conn: apsw.Connection) -> None:
     )
 
 
+def _m0007_fact_identity(conn: apsw.Connection) -> None:
+    # Fact files are verified by their identity now (record id and path derived again at
+    # ingest, supersession within one collection and a shared scope): every document under
+    # ``facts/`` is read again by the next sync, so no fact stored before is trusted unchecked.
+    conn.execute("UPDATE documents SET ingest_version = 0 WHERE rel_path LIKE 'facts/%'")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_documents", _m0001_documents),
     Migration(2, "0002_documents_fts", _m0002_documents_fts),
@@ -267,6 +274,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "0004_links", _m0004_links),
     Migration(5, "0005_converter_warnings", _m0005_converter_warnings),
     Migration(6, "0006_memory", _m0006_memory),
+    Migration(7, "0007_fact_identity", _m0007_fact_identity),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -79,6 +79,9 @@ class ResidentStatus(WireModel):
     transport: ResidentTransport | None = None
 
 
+# The docstrings below are wire (schema descriptions in the pinned tool list). Besides the
+# invalid files, the diagnostics name valid facts with an ignored ``supersedes`` entry
+# (``MEMORY_SUPERSEDES_IGNORED``: docs/reference/memory.md).
 class FactDiagnosticInfo(WireModel):
     """A file under a memory collection's ``facts/`` that is not a valid fact (never recalled,
     still searchable), with its diagnostic code."""

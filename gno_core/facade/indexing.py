@@ -42,13 +42,11 @@ class IndexingCalls(FacadeBase):
         self,
         collections: list[str] | None = None,
         progress: Callable[[SyncProgress], None] | None = None,
-        *,
-        force: bool = False,
         **options: Unpack[LeaseOptions],
     ) -> SyncResult:
-        """Sync the files of ``collections`` (all when None) into the index; ``force`` extracts
-        every file again (options: ``IndexRuns.sync``)."""
-        return self.runs.sync(collections, progress, force=force, **options)
+        """Sync the files of ``collections`` (all when None) into the index (options:
+        ``IndexRuns.sync``)."""
+        return self.runs.sync(collections, progress, **options)
 
     def watch(
         self,

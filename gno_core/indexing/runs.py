@@ -69,11 +69,9 @@ class IndexRuns:
         *,
         lease_wait: float = WRITE_WAIT_SECONDS,
         cancelled: Cancelled | None = None,
-        force: bool = False,
     ) -> SyncResult:
         """Bring the index up to date with the files of ``collections`` (all when None),
-        after finishing, under the same lease, a rename or move a killed process left.
-        ``force``: extract every file again, changed or not (``gno update --force``)."""
+        after finishing, under the same lease, a rename or move a killed process left."""
         with self.handle.writing(lease_wait, cancelled):
             if self._refactor_commit is not None:
                 self._refactor_commit.recover()
@@ -88,9 +86,7 @@ class IndexRuns:
                 index.links,
                 self._converter,
             )
-            return service.sync(
-                chosen, config.chunking, config.ingest, progress, cancelled, force=force
-            )
+            return service.sync(chosen, config.chunking, config.ingest, progress, cancelled)
 
     def embed(
         self,

@@ -14,6 +14,8 @@ from gno_core.errors import GnoError
 MEMORY_CODES: dict[str, tuple[int, int]] = {
     "MEMORY_TEXT_REQUIRED": (400, 1),
     "MEMORY_TEXT_TOO_LARGE": (400, 1),
+    # NUL or another control character, a lone surrogate: text a fact file cannot store.
+    "MEMORY_TEXT_INVALID": (400, 1),
     "MEMORY_QUERY_REQUIRED": (400, 1),
     "MEMORY_BUDGET_INVALID": (400, 1),
     "MEMORY_COLLECTION_REQUIRED": (400, 1),

@@ -21,6 +21,14 @@ arrays (valid YAML that any editor shows as written):
 
 A file that does not hold together is not a fact (``InvalidFact`` with a diagnostic code): it
 stays searchable as text but is never recalled.
+
+**Identity.** A fact file is written by ``remember`` alone. Its ``recordId`` is derived from
+everything the file states (``record_id``: the content hash, creation time, caller, session,
+scopes, supersedes and source) and its path from the record id and the date
+(``fact_path``), and ingest derives both again: a file built by hand, edited since, or copied
+to another path does not verify (``MEMORY_RECORD_ID_MISMATCH``, ``MEMORY_PATH_MISMATCH``) and
+is reported, never recalled. Files written before the id covered scopes, supersedes and source
+carry ``legacy_record_id`` (hash, time, caller, session) and still verify with it.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ import hashlib
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -45,7 +53,9 @@ __all__ = [
     "InvalidFact",
     "content_hash",
     "fact_path",
+    "fact_record_id",
     "is_fact_path",
+    "legacy_record_id",
     "normalize_fact_text",
     "normalize_scopes",
     "read_fact",
@@ -63,6 +73,10 @@ _HASH = re.compile(r"[0-9a-f]{64}")
 # Characters YAML does not accept raw in a double-quoted scalar (outside its printable set),
 # and the ones YAML 1.1 readers take as line breaks; JSON leaves them raw, so they are escaped.
 _YAML_UNSAFE = re.compile("[\x7f-\x84\x86-\x9f\x85\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+#: What normalised fact text may not hold: the controls the canonical mirror drops (so the text
+#: indexed would not be the text hashed; NUL makes the file unindexable) and lone surrogates
+#: (no UTF-8 form).
+_UNSTORABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -80,10 +94,20 @@ def content_hash(text: str) -> str:
 
 
 def require_fact_text(text: str | None) -> str:
-    """The normalised fact text; ``MEMORY_TEXT_REQUIRED`` / ``MEMORY_TEXT_TOO_LARGE``."""
+    """The normalised fact text; ``MEMORY_TEXT_REQUIRED``, ``MEMORY_TEXT_INVALID`` (a NUL or
+    other control character, a lone surrogate) or ``MEMORY_TEXT_TOO_LARGE``."""
     normal = normalize_fact_text(text or "")
     if not normal:
         raise memory_error("MEMORY_TEXT_REQUIRED", "A fact needs text")
+    bad = _UNSTORABLE.search(normal)
+    if bad is not None:
+        raise memory_error(
+            "MEMORY_TEXT_INVALID",
+            f"A fact is text: U+{ord(bad.group()):04X} at character {bad.start()} is a control "
+            "character or half a surrogate pair, which a fact file cannot store",
+            field="text",
+            position=bad.start(),
+        )
     size = len(normal.encode("utf-8"))
     if size > MAX_FACT_BYTES:
         raise memory_error(
@@ -133,11 +157,54 @@ def _valid_scope(scope: str) -> bool:
     return all(ch.isalnum() or ch in _SCOPE_PUNCTUATION for ch in scope)
 
 
-def record_id(content: str, created_at: str, caller: str, session: str) -> str:
-    """``mem-`` and the first 16 hex of SHA-256 over the content hash, creation time, caller
-    and session, one per line."""
+def record_id(
+    content: str,
+    created_at: str,
+    caller: str,
+    session: str,
+    scopes: Sequence[str],
+    supersedes: Sequence[str] = (),
+    source: str | None = None,
+) -> str:
+    """``mem-`` and the first 16 hex of SHA-256 over everything a fact file states: the JSON
+    array (ASCII, no spaces) ``["gno-fact/2", content hash, creation time, caller, session,
+    [scopes], [supersedes], source or null]``."""
+    seed = json.dumps(
+        [
+            "gno-fact/2",
+            content,
+            created_at,
+            caller,
+            session,
+            list(scopes),
+            list(supersedes),
+            source,
+        ],
+        ensure_ascii=True,
+        separators=(",", ":"),
+    )
+    return "mem-" + hashlib.sha256(seed.encode("ascii")).hexdigest()[:16]
+
+
+def legacy_record_id(content: str, created_at: str, caller: str, session: str) -> str:
+    """The record id of a fact written before the id covered scopes, supersedes and source:
+    ``mem-`` and the first 16 hex of SHA-256 over the content hash, creation time, caller and
+    session, one per line. Such files still verify with it."""
     seed = "\n".join((content, created_at, caller, session))
-    return "mem-" + hashlib.sha256(seed.encode("utf-8")).hexdigest()[:16]
+    return "mem-" + hashlib.sha256(seed.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def fact_record_id(record: FactRecord) -> str:
+    """The record id ``remember`` gives ``record`` (``record_id`` of its fields)."""
+    return record_id(
+        record.content_hash,
+        record.created_at,
+        record.caller,
+        record.session,
+        record.scopes,
+        record.supersedes,
+        record.source,
+    )
 
 
 def is_fact_path(rel_path: str) -> bool:
@@ -175,9 +242,13 @@ def render_fact(record: FactRecord) -> str:
     return "\n".join(lines)
 
 
-def read_fact(frontmatter: Mapping[str, Any] | None, body: str) -> FactRecord | InvalidFact:
-    """The fact a file states (its parsed frontmatter and the body after it), or why it is not
-    one. Never raises: a hand-edited or broken file is a diagnostic, not a failure."""
+def read_fact(
+    frontmatter: Mapping[str, Any] | None, body: str, rel_path: str
+) -> FactRecord | InvalidFact:
+    """The fact the file at ``rel_path`` states (its parsed frontmatter and the body after it),
+    or why it is not one: a file ``remember`` did not write there as it is (its record id or
+    its path does not verify) is not one either. Never raises: a hand-edited or broken file is
+    a diagnostic, not a failure."""
     if not frontmatter:
         return InvalidFact("MEMORY_FRONTMATTER_MISSING", "No frontmatter")
     memory = frontmatter.get("memory")
@@ -213,8 +284,8 @@ def read_fact(frontmatter: Mapping[str, Any] | None, body: str) -> FactRecord | 
     if actual != stated:
         return InvalidFact(
             "MEMORY_CONTENT_HASH_MISMATCH",
-            f"The text changed since the fact was written: its hash is now {actual} (set "
-            "contentHash to it to keep the edit, or restore the text)",
+            f"The text changed since the fact was written (its hash is now {actual}): restore "
+            "it, and state a new fact with gno remember --supersede",
         )
     supersedes = _supersedes(frontmatter.get("relations"))
     if supersedes is None:
@@ -222,7 +293,7 @@ def read_fact(frontmatter: Mapping[str, Any] | None, body: str) -> FactRecord | 
             "MEMORY_SUPERSEDES_INVALID", "relations.supersedes is not a list of gno:// URIs"
         )
     source = memory.get("source")
-    return FactRecord(
+    record = FactRecord(
         record_id=rid,
         text=text,
         scopes=normal_scopes,
@@ -233,6 +304,29 @@ def read_fact(frontmatter: Mapping[str, Any] | None, body: str) -> FactRecord | 
         source=source if isinstance(source, str) else None,
         supersedes=supersedes,
     )
+    return _verified(record, rel_path)
+
+
+def _verified(record: FactRecord, rel_path: str) -> FactRecord | InvalidFact:
+    """``record`` when ``remember`` wrote it at ``rel_path``: its id derives from what it states
+    (or, for a file of the previous format, from its hash, time, caller and session) and its
+    path from its id and date."""
+    rid = record.record_id
+    legacy = legacy_record_id(record.content_hash, record.created_at, record.caller, record.session)
+    if rid not in (fact_record_id(record), legacy):
+        return InvalidFact(
+            "MEMORY_RECORD_ID_MISMATCH",
+            f"recordId {rid} is not the id of what this file states: it was not written by "
+            "gno remember, or edited since (state facts with gno remember; to change one, "
+            "remember the new text with --supersede)",
+        )
+    expected = fact_path(record.created_at, rid)
+    if rel_path != expected:
+        return InvalidFact(
+            "MEMORY_PATH_MISMATCH",
+            f"Fact {rid} lives at {expected}, not here: a copy or a move is not a fact",
+        )
+    return record
 
 
 def _supersedes(relations: object) -> tuple[str, ...] | None:

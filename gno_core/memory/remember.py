@@ -1,7 +1,8 @@
 """``remember``: store one fact in a memory collection, or supersede one. Nothing is deleted.
 
 In order:
-1. The text (1-4096 bytes once normalised), the memory collection, 1-8 scopes, the caller's
+1. The text (1-4096 bytes once normalised, no control character or lone surrogate: what a fact
+   file cannot store is ``MEMORY_TEXT_INVALID``), the memory collection, 1-8 scopes, the caller's
    identity and the decision (none, ``add`` or ``supersede`` with the predecessor's URI and
    content hash) are checked (``MEMORY_*`` codes).
 2. Fencing: text a recall just returned (its hash is in the presented receipt) is
@@ -13,16 +14,18 @@ In order:
    Nothing is written; the caller decides.
 5. With a decision, under the write lease (120 s, then ``MEMORY_WRITE_LEASE_BUSY``): the
    duplicate check runs again, a supersede checks that the predecessor is a current fact of
-   the same collection with the given hash and no successor (else ``MEMORY_PREDECESSOR_*`` or
-   ``MEMORY_SUPERSEDE_CONFLICT``: the loser of a race), the fact file is created exclusively
-   and synced before the lease is released, so the fact is searchable when the call returns.
+   the same collection sharing a scope with the new one, with the given hash and no successor
+   (else ``MEMORY_PREDECESSOR_*`` or ``MEMORY_SUPERSEDE_CONFLICT``: the loser of a race), the
+   fact file is rendered and read back as ingest reads it (it must state the same record, else
+   ``MEMORY_TEXT_INVALID`` and nothing is written), created exclusively and synced before the
+   lease is released, so the fact is searchable when the call returns.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gno_core.config import CollectionConfig
 from gno_core.contracts.memory import (
@@ -36,7 +39,7 @@ from gno_core.contracts.memory_requests import RememberRequest
 from gno_core.defaults import MEMORY_WRITE_WAIT_SECONDS
 from gno_core.domain import SearchFilters, StoredDocument, SyncBatch
 from gno_core.errors import DuplicateError, GnoError, LockedError, ValidationError
-from gno_core.facts import FactRecord, MemoryIdentity
+from gno_core.facts import FactRecord, InvalidFact, MemoryIdentity
 from gno_core.identity import make_uri, parse_uri
 from gno_core.index_handle import IndexHandle
 from gno_core.indexing.ingest import build_document
@@ -48,8 +51,9 @@ from gno_core.memory.receipts import Receipt, fence
 from gno_core.memory.records import (
     content_hash,
     fact_path,
+    fact_record_id,
     normalize_scopes,
-    record_id,
+    read_fact,
     render_fact,
     require_fact_text,
 )
@@ -58,6 +62,8 @@ from gno_core.ports.embedder import Vector, dot
 from gno_core.ports.memory import StoredFact
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.retrieval.query import parse_query
+from gno_core.text.canonical import canonicalize
+from gno_core.text.frontmatter import split_frontmatter
 
 __all__ = ["MemoryWriter"]
 _DECISIONS = ("add", "supersede")
@@ -213,20 +219,21 @@ class MemoryWriter:
             supersedes = (self._predecessor(checked, request),)
         collection = checked.collection
         created = iso_from_ns(self.handle.clock.now_ns())
-        rid = record_id(checked.digest, created, identity.caller, identity.session)
+        source_text = request.source.strip() if request.source else None
         record = FactRecord(
-            record_id=rid,
+            record_id="",
             text=checked.text,
             scopes=checked.scopes,
             caller=identity.caller,
             session=identity.session,
             created_at=created,
             content_hash=checked.digest,
-            source=request.source.strip() if request.source and request.source.strip() else None,
+            source=source_text or None,
             supersedes=supersedes,
         )
-        data = render_fact(record).encode("utf-8")
-        rel_path = fact_path(created, rid)
+        record = replace(record, record_id=fact_record_id(record))
+        rel_path = fact_path(created, record.record_id)
+        data = self._rendered(record, rel_path)
         try:
             source = self._notes.create(collection.path, rel_path, data, replace=False)
         except DuplicateError as exc:  # the same caller stored the same text this second
@@ -255,6 +262,26 @@ class MemoryWriter:
             matching=matching,
         )
 
+    def _rendered(self, record: FactRecord, rel_path: str) -> bytes:
+        """The bytes of ``record``'s file, once they read back (as ingest reads them) as the
+        same record; ``MEMORY_TEXT_INVALID`` otherwise, before anything is written."""
+        text = render_fact(record)
+        try:
+            data = text.encode("utf-8")
+            yaml, body = split_frontmatter(canonicalize(text))
+            front = dict(self._parser.parse(yaml)) if yaml is not None else None
+            back = read_fact(front, body, rel_path)
+        except (GnoError, UnicodeError) as exc:
+            back = InvalidFact("MEMORY_FRONTMATTER_INVALID", str(exc))
+        if back != record:
+            problem = back.message if isinstance(back, InvalidFact) else "it reads back changed"
+            raise memory_error(
+                "MEMORY_TEXT_INVALID",
+                f"This fact cannot be stored as a fact file: {problem}",
+                field="record",
+            )
+        return data
+
     def _predecessor(self, checked: _Checked, request: RememberRequest) -> str:
         uri = request.predecessor_uri or ""
         try:
@@ -266,10 +293,13 @@ class MemoryWriter:
         key = (ref.collection or "", ref.rel_path or "")
         memory = self.handle.index.memory
         fact = memory.facts([key]).get(key) if key[0] == checked.collection.name else None
-        if fact is None:
+        if fact is None or not set(fact.record.scopes) & set(checked.scopes):
+            # A fact of another scope is not there for this caller: superseding it would empty
+            # a recall the caller cannot see.
             raise memory_error(
                 "MEMORY_PREDECESSOR_NOT_FOUND",
-                f"No fact at {uri} in {checked.collection.name}",
+                f"No fact at {uri} in {checked.collection.name} in scope "
+                f"{', '.join(checked.scopes)}",
                 predecessorUri=uri,
             )
         if fact.record.content_hash != request.predecessor_hash:

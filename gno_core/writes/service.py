@@ -45,6 +45,7 @@ from gno_core.indexing.collections import Collections
 from gno_core.indexing.ingest import build_document
 from gno_core.indexing.roots import check_collection_root, default_collection_name
 from gno_core.links.resolve import resolve_pending
+from gno_core.memory.area import refuse_facts_area
 from gno_core.ports import Cancelled, FrontmatterParser, NoteFiles
 from gno_core.writes.capture import (
     MAX_SUFFIX,
@@ -102,6 +103,7 @@ class Writes:
             )
         today = datetime.fromtimestamp(now / 1e9, UTC).date().isoformat()
         rel_path = plan_path(request, note.title, note.body, today)
+        refuse_facts_area(collection, rel_path)
         check_indexable(collection, rel_path)
         with self.handle.writing(lease_wait, cancelled):
             result, source, written = self._place(collection, config, rel_path, data, request)
@@ -210,6 +212,7 @@ class Writes:
             )
         parent = check_rel_path(request.parent_path, "parentPath") if request.parent_path else ""
         rel_path = f"{parent}/{name}" if parent else name
+        refuse_facts_area(collection, rel_path, "folder")
         with self.handle.writing(lease_wait):
             created = self._notes.make_folder(collection.path, rel_path)
         return FolderResult(

@@ -7,7 +7,12 @@ from dataclasses import replace
 
 from gno_core.domain import IndexedDocument, SearchFilters, SyncBatch
 from gno_core.facts import FactRecord, InvalidFact
-from gno_core.memory.records import content_hash, normalize_fact_text, record_id, render_fact
+from gno_core.memory.records import (
+    content_hash,
+    legacy_record_id,
+    normalize_fact_text,
+    render_fact,
+)
 from gno_core.retrieval.query import parse_query
 from tests.contract.store_support import Store, make_doc, put
 
@@ -18,7 +23,7 @@ def record(text: str, *scopes: str, supersedes: tuple[str, ...] = ()) -> FactRec
     normal = normalize_fact_text(text)
     digest = content_hash(normal)
     return FactRecord(
-        record_id=record_id(digest, CREATED, "cli:alice", "ppid:1"),
+        record_id=legacy_record_id(digest, CREATED, "cli:alice", "ppid:1"),
         text=normal,
         scopes=scopes or ("ops",),
         caller="cli:alice",
@@ -107,3 +112,33 @@ def test_rewriting_a_fact_file_replaces_its_record(store: Store) -> None:
     put(store, make_doc("facts/d/a.md", "now just text", collection="mem"))
     assert store.memory.facts([("mem", "facts/d/a.md")]) == {}
     assert store.memory.count_facts(["mem"]) == (0, 0, 0)
+
+
+def test_a_fact_supersedes_only_within_its_collection_and_a_shared_scope(store: Store) -> None:
+    put(store, fact_doc("facts/d/team.md", record("deploy on Tuesday", "team", "ops")))
+    home = record("deploy never", "home", supersedes=("gno://mem/facts/d/team.md",))
+    put(store, fact_doc("facts/d/home.md", home))
+    foreign = record("deploy frozen", "team", supersedes=("gno://mem/facts/d/team.md",))
+    put(store, fact_doc("facts/d/foreign.md", foreign, collection="other"))
+    # Neither the other scope's fact nor the other collection's hides it.
+    assert recall_paths(store, "deploy", "team") == ["facts/d/team.md"]
+    assert store.memory.successors("mem", "facts/d/team.md") == []
+    assert not store.memory.facts([("mem", "facts/d/team.md")])[
+        ("mem", "facts/d/team.md")
+    ].superseded
+    assert store.memory.count_facts(["mem"]) == (2, 0, 0)
+    assert store.memory.count_facts(["other"]) == (1, 0, 0)
+    # Each ignored entry is reported beside the fact that states it (which stays a fact).
+    assert [(d.rel_path, d.problem.code) for d in store.memory.diagnostics(["mem"], 10)] == [
+        ("facts/d/home.md", "MEMORY_SUPERSEDES_IGNORED")
+    ]
+    (other,) = store.memory.diagnostics(["other"], 10)
+    assert (other.collection, other.rel_path) == ("other", "facts/d/foreign.md")
+    assert other.problem.code == "MEMORY_SUPERSEDES_IGNORED"
+    assert "gno://mem/facts/d/team.md" in other.problem.message
+    # One shared scope of several is enough.
+    ops = record("deploy on Wednesday", "ops", supersedes=("gno://mem/facts/d/team.md",))
+    put(store, fact_doc("facts/d/ops.md", ops))
+    assert recall_paths(store, "deploy", "team") == []
+    assert store.memory.successors("mem", "facts/d/team.md") == [("mem", "facts/d/ops.md")]
+    assert store.memory.count_facts(["mem"]) == (2, 1, 0)

@@ -23,7 +23,7 @@ def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureF
 
 def write_fact(root: Path, text: str, *scopes: str, supersedes: tuple[str, ...] = ()) -> str:
     digest = content_hash(text)
-    rid = record_id(digest, CREATED, "cli:someone", "ppid:1")
+    rid = record_id(digest, CREATED, "cli:someone", "ppid:1", scopes, supersedes)
     record = FactRecord(
         rid, text, scopes, "cli:someone", "ppid:1", CREATED, digest, None, supersedes
     )
@@ -174,3 +174,46 @@ def test_a_superseding_fact_is_a_supersedes_edge(cli: Cli, tmp_path: Path) -> No
     assert [(b["sourceDocUri"], b["relation"]) for b in back["backlinks"]] == [
         (newer["uri"], "supersedes")
     ]
+
+
+def test_integrity_supersede_across_scopes_copies_and_other_collections(
+    cli: Cli, tmp_path: Path
+) -> None:
+    root, other = tmp_path / "memory", tmp_path / "other"
+    root.mkdir()
+    other.mkdir()
+    cli.ok("collection", "add", str(root), "--name", "mem", "--memory")
+    cli.ok("collection", "add", str(other), "--name", "other", "--memory")
+    fact = "The on-call rotation starts on Mondays"
+    added = cli.ok("remember", fact, "-c", "mem", "--scope", "team", "--add", "--json").json()
+    uri, digest = added["record"]["uri"], added["record"]["contentHash"]
+    # remember --supersede of a fact in a scope the new one does not share: refused.
+    run = cli(
+        "remember",
+        "On-call is cancelled",
+        "-c",
+        "mem",
+        "--scope",
+        "home",
+        "--supersede",
+        uri,
+        "--predecessor-hash",
+        digest,
+        "--json",
+    )
+    assert run.code == 1 and run.json()["error"]["code"] == "MEMORY_PREDECESSOR_NOT_FOUND"
+    # A copy of the fact file, and a fact of another memory naming this one: neither counts.
+    written = Path(added["absPath"])
+    (written.parent / "copy.md").write_bytes(written.read_bytes())
+    rel = write_fact(other, "On-call moved to Sundays", "team", supersedes=(uri,))
+    cli.ok("update")
+    out = cli.ok("recall", "on-call rotation", "-c", "mem", "--scope", "team", "--json").json()
+    assert [f["text"] for f in out["facts"]] == [fact]
+    memory = cli.ok("status", "--json").json()["memory"]
+    found = {(d["collection"], d["relPath"]): d["code"] for d in memory["diagnostics"]}
+    copy_rel = str((written.parent / "copy.md").relative_to(root))
+    assert found == {
+        ("mem", copy_rel): "MEMORY_PATH_MISMATCH",
+        ("other", rel): "MEMORY_SUPERSEDES_IGNORED",
+    }
+    assert (memory["currentFacts"], memory["supersededFacts"]) == (2, 0)

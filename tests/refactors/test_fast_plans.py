@@ -62,7 +62,6 @@ def _compare(
                 index.links,
                 adapters.notes,
                 adapters.frontmatter,
-                index.ledger,
                 exact=exact,
             )
             made.append(planner.plan(operation, collection, source, target))

@@ -3,6 +3,7 @@ diagnostic a broken file gets; fencing, receipts, matching and the recall budget
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
+from gno_core.memory.area import in_facts_area
 from gno_core.memory.budget import Budget, estimate_tokens, take
 from gno_core.memory.errors import MEMORY_CODES, MEMORY_ERRORS, MemoryFailure, memory_error
 from gno_core.memory.matching import jaccard, label
@@ -19,6 +21,8 @@ from gno_core.memory.records import (
     InvalidFact,
     content_hash,
     fact_path,
+    fact_record_id,
+    legacy_record_id,
     normalize_fact_text,
     normalize_scopes,
     read_fact,
@@ -36,7 +40,7 @@ def fact(text: str = "The deploy window is Tuesday 14:00 UTC", **changes: Any) -
     normal = normalize_fact_text(text)
     digest = content_hash(normal)
     values: dict[str, Any] = {
-        "record_id": record_id(digest, CREATED, "cli:alice", "ppid:42"),
+        "record_id": "",
         "text": normal,
         "scopes": ("project:gno", "ops"),
         "caller": "cli:alice",
@@ -45,13 +49,19 @@ def fact(text: str = "The deploy window is Tuesday 14:00 UTC", **changes: Any) -
         "content_hash": digest,
     }
     values.update(changes)
-    return FactRecord(**values)
+    record = FactRecord(**values)
+    return record if record.record_id else replace(record, record_id=fact_record_id(record))
 
 
-def parse(file_text: str) -> FactRecord | InvalidFact:
+def parse(file_text: str, rel_path: str | None = None) -> FactRecord | InvalidFact:
+    """The fact ``file_text`` states at ``rel_path`` (by default where its record id says)."""
     yaml, body = split_frontmatter(file_text)
     meta = dict(YAML.parse(yaml)) if yaml is not None else None
-    return read_fact(meta, body)
+    if rel_path is None:
+        stated = (meta or {}).get("memory")
+        rid = stated.get("recordId") if isinstance(stated, dict) else None
+        rel_path = fact_path(CREATED, rid) if isinstance(rid, str) else "facts/x.md"
+    return read_fact(meta, body, rel_path)
 
 
 def test_text_is_nfc_whitespace_collapsed_and_trimmed_before_hashing() -> None:
@@ -67,14 +77,66 @@ def test_fact_text_limits() -> None:
     with pytest.raises(MEMORY_ERRORS["MEMORY_TEXT_TOO_LARGE"]) as caught:
         require_fact_text("é" * 2048 + "x")
     assert caught.value.details == {"bytes": 4097, "limit": 4096}
+    for bad in ("nul \x00 here", "bell \x07", "del \x7f", "c1 \x9b", "half \ud800 pair"):
+        with pytest.raises(MEMORY_ERRORS["MEMORY_TEXT_INVALID"]) as invalid:
+            require_fact_text(bad)
+        assert invalid.value.details["field"] == "text"
+    # White space controls are collapsed like any white space, so they are no problem.
+    assert require_fact_text("a\tb\x0bc\x1fd\x85e") == "a b c d e"
 
 
 def test_record_id_and_path_are_derived_from_the_record() -> None:
-    rid = record_id("h" * 64, CREATED, "cli:alice", "ppid:42")
+    rid = record_id("h" * 64, CREATED, "cli:alice", "ppid:42", ["ops"])
     assert rid.startswith("mem-") and len(rid) == 20
-    assert rid == record_id("h" * 64, CREATED, "cli:alice", "ppid:42")
-    assert rid != record_id("h" * 64, CREATED, "cli:alice", "ppid:43")
+    assert rid == record_id("h" * 64, CREATED, "cli:alice", "ppid:42", ("ops",))
+    # Every field the file states is part of it.
+    for other in (
+        record_id("h" * 64, CREATED, "cli:alice", "ppid:43", ["ops"]),
+        record_id("h" * 64, CREATED, "cli:alice", "ppid:42", ["ops", "team"]),
+        record_id("h" * 64, CREATED, "cli:alice", "ppid:42", ["ops"], ["gno://m/facts/a.md"]),
+        record_id("h" * 64, CREATED, "cli:alice", "ppid:42", ["ops"], (), "standup"),
+        legacy_record_id("h" * 64, CREATED, "cli:alice", "ppid:42"),
+    ):
+        assert other != rid
     assert fact_path(CREATED, rid) == f"facts/2026-12-01/{rid}.md"
+    assert fact_record_id(fact()) == fact().record_id
+
+
+def test_the_facts_area_in_any_case() -> None:
+    for inside in ("facts", "facts/", "facts/2026/x.md", "Facts/x.md", "FACTS", "/facts/a"):
+        assert in_facts_area(inside), inside
+    for outside in ("factsheet.md", "notes/facts/x.md", "fact/x.md", "inbox/facts"):
+        assert not in_facts_area(outside), outside
+
+
+def test_a_fact_remember_did_not_write_there_is_not_a_fact() -> None:
+    record = fact()
+    good = render_fact(record)
+    home = fact_path(CREATED, record.record_id)
+    assert parse(good, home) == record
+    cases = {
+        # Built by hand: a record id of the right shape that nothing derives.
+        "MEMORY_RECORD_ID_MISMATCH": good.replace(record.record_id, "mem-0123456789abcdef"),
+        # Widened to another scope, given a successor's role, or given a source by hand.
+        "scopes": good.replace('"ops"]', '"ops", "home"]'),
+        "supersedes": good.replace(
+            "---\nThe", 'relations:\n  supersedes: ["gno://m/a.md"]\n---\nThe'
+        ),
+        "source": good.replace("  contentHash", '  source: "trust me"\n  contentHash'),
+    }
+    for name, text in cases.items():
+        result = parse(text, home)
+        assert isinstance(result, InvalidFact), name
+        assert result.code == "MEMORY_RECORD_ID_MISMATCH", (name, result)
+    # The same file at another path (a copy, a move) is not a fact either.
+    for elsewhere in (f"facts/2026-12-01/{record.record_id}-copy.md", "facts/x.md"):
+        moved = parse(good, elsewhere)
+        assert isinstance(moved, InvalidFact) and moved.code == "MEMORY_PATH_MISMATCH"
+    # A file of the previous format (its id over hash, time, caller and session) verifies.
+    legacy = replace(
+        record, record_id=legacy_record_id(record.content_hash, CREATED, "cli:alice", "ppid:42")
+    )
+    assert parse(render_fact(legacy), fact_path(CREATED, legacy.record_id)) == legacy
 
 
 def test_scopes_are_normalised_and_bounded() -> None:
@@ -154,7 +216,7 @@ def test_a_title_edit_keeps_the_fact() -> None:
 
 
 def test_every_memory_code_is_a_class_with_its_status_and_exit() -> None:
-    assert len(MEMORY_CODES) == 21
+    assert len(MEMORY_CODES) == 22
     for code, (status, exit_code) in MEMORY_CODES.items():
         error = memory_error(code, "m", a=1)
         assert isinstance(error, MemoryFailure)

@@ -10,6 +10,7 @@ import pytest
 
 from gno_adapters.sqlite.connection import connect
 from gno_adapters.sqlite.migrations import LATEST_VERSION, MIGRATIONS, migrate, schema_version
+from gno_core.domain import INGEST_VERSION
 from gno_core.errors import RuntimeFailure
 from tests.contract.store_support import apsw_index
 
@@ -100,5 +101,30 @@ def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path) -> None
         assert schema_version(conn) == LATEST_VERSION
         exists = conn.execute("SELECT 1 FROM sqlite_schema WHERE name = 'half_done'").fetchone()
         assert exists is None
+    finally:
+        conn.close()
+
+
+def test_fact_documents_are_read_again_after_the_identity_migration(tmp_path: Path) -> None:
+    from tests.contract.store_support import make_doc, put
+
+    path = str(tmp_path / "i.sqlite")
+    store = apsw_index(path)
+    put(
+        store,
+        make_doc("facts/2026-01-01/mem-0123456789abcdef.md", "a fact", collection="mem"),
+        make_doc("notes/facts.md", "a note", collection="mem"),
+    )
+    store.close()
+    conn = connect(path)
+    try:  # back to the index as version 6 left it
+        conn.execute("DELETE FROM schema_migrations WHERE version = 7")
+        conn.execute("UPDATE schema_meta SET value = '6' WHERE key = 'schema_version'")
+        assert migrate(conn) == LATEST_VERSION
+        versions = dict(conn.execute("SELECT rel_path, ingest_version FROM documents"))
+        assert versions == {
+            "facts/2026-01-01/mem-0123456789abcdef.md": 0,
+            "notes/facts.md": INGEST_VERSION,
+        }
     finally:
         conn.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import pytest
@@ -17,7 +18,13 @@ from gno_core.facade import Gno
 from gno_core.facts import FactRecord, MemoryIdentity
 from gno_core.memory.errors import MEMORY_ERRORS
 from gno_core.memory.receipts import Receipt
-from gno_core.memory.records import content_hash, normalize_fact_text, record_id, render_fact
+from gno_core.memory.records import (
+    content_hash,
+    fact_path,
+    fact_record_id,
+    normalize_fact_text,
+    render_fact,
+)
 from tests.schema_check import assert_valid
 from tests.wire.real_facade import Peer
 
@@ -26,34 +33,37 @@ CREATED = "2026-12-01T09:00:00Z"
 ME = MemoryIdentity(caller="cli:test", session="s-1")
 
 
-def fact(text: str, *scopes: str, supersedes: tuple[str, ...] = ()) -> str:
+def fact(text: str, *scopes: str, supersedes: tuple[str, ...] = ()) -> tuple[str, str]:
+    """A fact file as ``remember`` writes it: (its relPath, its text)."""
     normal = normalize_fact_text(text)
     digest = content_hash(normal)
-    return render_fact(
-        FactRecord(
-            record_id=record_id(digest, CREATED, "cli:test", "s-0"),
-            text=normal,
-            scopes=scopes,
-            caller="cli:test",
-            session="s-0",
-            created_at=CREATED,
-            content_hash=digest,
-            supersedes=supersedes,
-        )
+    record = FactRecord(
+        record_id="",
+        text=normal,
+        scopes=scopes,
+        caller="cli:test",
+        session="s-0",
+        created_at=CREATED,
+        content_hash=digest,
+        supersedes=supersedes,
     )
+    record = replace(record, record_id=fact_record_id(record))
+    return fact_path(CREATED, record.record_id), render_fact(record)
 
 
-NOTES = {
-    "facts/2026-12-01/mem-0000000000000001.md": fact("The team standup is at 9:00", "team"),
-    "facts/2026-12-01/mem-0000000000000002.md": fact(
-        "The team standup moved to 10:00",
-        "team",
-        supersedes=("gno://notes/facts/2026-12-01/mem-0000000000000001.md",),
-    ),
-    "facts/2026-12-01/mem-0000000000000003.md": fact("The family standup is at 8:00", "home"),
-    "facts/2026-12-01/mem-0000000000000004.md": "---\nmemory: [broken\n---\nstandup notes\n",
-    "standup.md": "# Standup\n\nAn ordinary note about the standup.\n",
-}
+OLD_TEAM = fact("The team standup is at 9:00", "team")
+NEW_TEAM = fact(
+    "The team standup moved to 10:00", "team", supersedes=(f"gno://notes/{OLD_TEAM[0]}",)
+)
+NOTES = dict(
+    [
+        OLD_TEAM,
+        NEW_TEAM,
+        fact("The family standup is at 8:00", "home"),
+        ("facts/2026-12-01/mem-0000000000000004.md", "---\nmemory: [broken\n---\nstandup notes\n"),
+        ("standup.md", "# Standup\n\nAn ordinary note about the standup.\n"),
+    ]
+)
 
 
 def made(memory: bool = True, *, embedder: bool = True) -> Adapters:
@@ -83,8 +93,8 @@ def test_recall_returns_only_current_facts_of_the_named_scopes(adapters: Adapter
         assert_valid("memory-recall", out.wire())
         assert [f.text for f in out.facts] == ["The team standup moved to 10:00"]
         (got,) = out.facts
-        assert got.uri == "gno://notes/facts/2026-12-01/mem-0000000000000002.md"
-        assert got.supersedes == ["gno://notes/facts/2026-12-01/mem-0000000000000001.md"]
+        assert got.uri == f"gno://notes/{NEW_TEAM[0]}"
+        assert got.supersedes == [f"gno://notes/{OLD_TEAM[0]}"]
         assert got.span_hash == got.content_hash == content_hash(got.text)
         assert out.receipt.memory_ids == [got.docid]
         assert out.receipt.span_hashes == [got.content_hash]
