@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
-from gno_core.defaults import DEFAULT_EXCLUDES, DEFAULT_PATTERN
+from gno_core.defaults import DEFAULT_EXCLUDES, DEFAULT_PATTERN, PREVIOUS_DEFAULT_EXCLUDES
 from gno_core.errors import ValidationError
 from gno_core.identity import normalize_collection_name
 
@@ -44,6 +44,12 @@ class CollectionConfig(_Model):
             return normalize_collection_name(value)
         except ValidationError as exc:
             raise ValueError(exc.message) from exc
+
+    @field_validator("exclude")
+    @classmethod
+    def _exclude(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        # A list saved by an earlier release's default follows the default as it grows.
+        return DEFAULT_EXCLUDES if tuple(value) in PREVIOUS_DEFAULT_EXCLUDES else tuple(value)
 
     @field_validator("include")
     @classmethod

@@ -19,6 +19,35 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
     ".DS_Store",
     "Thumbs.db",
     ".gno",
+    # Vault tools' own folders: settings, plugins, and notes the person deleted (Obsidian's
+    # .trash, the system trash, Syncthing's old versions) must not come back in search.
+    ".obsidian",
+    ".trash",
+    ".Trash",
+    ".foam",
+    ".logseq",
+    ".stversions",
+)
+#: The defaults of earlier releases: a collection whose stored ``exclude`` is exactly one of
+#: them was never customised, and is read as today's ``DEFAULT_EXCLUDES``.
+PREVIOUS_DEFAULT_EXCLUDES: tuple[tuple[str, ...], ...] = (
+    (
+        ".git",
+        "node_modules",
+        ".venv",
+        "venv",
+        ".idea",
+        ".vscode",
+        "dist",
+        "build",
+        "target",
+        "__pycache__",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".DS_Store",
+        "Thumbs.db",
+        ".gno",
+    ),
 )
 #: Chunks embedded per model call and committed per transaction (``gno embed --batch-size``).
 DEFAULT_EMBED_BATCH_SIZE = 32
@@ -38,6 +67,7 @@ __all__ = [
     "DEFAULT_EXCLUDES",
     "DEFAULT_PATTERN",
     "MEMORY_WRITE_WAIT_SECONDS",
+    "PREVIOUS_DEFAULT_EXCLUDES",
     "TOOL_WRITE_WAIT_SECONDS",
     "WRITE_WAIT_SECONDS",
 ]

@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 #: Bump to force every document to be re-processed on the next sync (chunker or parser change).
-INGEST_VERSION = 3  # 2: links and document names extracted at sync; 3: converters
+INGEST_VERSION = 4  # 2: links and document names extracted at sync; 3: converters; 4: inline tags
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +90,10 @@ class SourceState:
     ingest_version: int
     failed: bool = False  # the last attempt failed; retried only when size or mtime change
     failure_code: str = ""  # the failure's code (a missing converter is retried once one exists)
+    #: which extractor made the active document, and its version ("" when not known): a file
+    #: whose extractor changed since (a converter installed or upgraded) is extracted again
+    converter_id: str = ""
+    converter_version: str = ""
 
 
 @dataclass(frozen=True, slots=True)

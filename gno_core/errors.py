@@ -114,6 +114,13 @@ class UnreadableConfigError(GnoError):
     code = "CONFIG_UNREADABLE"
 
 
+class UnwritableConfigError(GnoError):
+    """A client's config file the system refuses to write (immutable, read-only, permission,
+    disk full); ``details``: ``path`` and ``errno`` (its symbolic name). Nothing was changed."""
+
+    code = "CONFIG_UNWRITABLE"
+
+
 #: CLI exit code per error code. Anything unlisted is a runtime failure (2).
 EXIT_CODES: dict[str, int] = {
     "VALIDATION": 1,
@@ -124,6 +131,7 @@ EXIT_CODES: dict[str, int] = {
     "NOT_INITIALIZED": 1,
     "CONFLICT": 1,
     "CONFIG_UNREADABLE": 1,
+    "CONFIG_UNWRITABLE": 1,
     "RUNTIME": 2,
     "LOCKED": 2,
     "JOB_CONFLICT": 2,

@@ -110,6 +110,7 @@ class Facade(Protocol):
         *,
         lease_wait: float = ...,
         cancelled: Callable[[], bool] | None = None,
+        force: bool = ...,
     ) -> wire.SyncResult: ...
 
     def embed(

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from gno_adapters.clients.configfile import Location, locate
 from gno_adapters.clients.installer import (
     Plan,
     apply,
@@ -95,6 +96,16 @@ def _where(target: Target, scope: Scope, env: Mapping[str, str] | None, cwd: Pat
     return config_path(target, scope, home=home, project=cwd or Path.cwd(), env=env)
 
 
+def _location(
+    target: Target, scope: Scope, env: Mapping[str, str] | None, cwd: Path | None
+) -> Location:
+    """Where an edit reads and writes: at project scope no link below the project folder is
+    followed (a cloned repository may have planted one); at user scope the user's own links
+    (a dotfile manager's) are."""
+    project = cwd or Path.cwd()
+    return locate(_where(target, scope, env, project), project if scope == "project" else None)
+
+
 def _wire(entry: Entry) -> McpEntry:
     return McpEntry(command=entry.command, args=list(entry.args), env=dict(entry.env))
 
@@ -131,7 +142,7 @@ def install(
     problems = entry_problems(entry)
     if problems:
         raise ValidationError("Refusing to install: " + "; ".join(problems))
-    plan = plan_install(chosen, where, _where(chosen, where, env, cwd), entry, force=force)
+    plan = plan_install(chosen, where, _location(chosen, where, env, cwd), entry, force=force)
     return _result(plan, "install", entry, dry_run)
 
 
@@ -144,7 +155,7 @@ def uninstall(
     cwd: Path | None = None,
 ) -> McpInstallResult:
     chosen, where = _target_scope(target, scope)
-    plan = plan_uninstall(chosen, where, _where(chosen, where, env, cwd))
+    plan = plan_uninstall(chosen, where, _location(chosen, where, env, cwd))
     return _result(plan, "uninstall", None, dry_run)
 
 

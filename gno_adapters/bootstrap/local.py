@@ -80,6 +80,11 @@ class _LazyConverter:
             self._extensions = frozenset(ext for ext in MODULES if available(ext))
         return self._extensions
 
+    def identity(self, ext: str) -> tuple[str, str]:
+        from gno_adapters.converters.registry import identity
+
+        return identity(ext)
+
     def convert(self, data: bytes, ext: str, rel_path: str, limits: ConvertLimits) -> Converted:
         if self._real is None:
             from gno_adapters.converters.sandbox import SandboxedConverters

@@ -1,17 +1,17 @@
 """Plan and apply one change to one client config: add, replace or remove gno's entry, with a
-diff to preview, an atomic write and a ``.bak`` of the previous file."""
+diff to preview, an atomic write and a backup of the previous file (the file I/O, which never
+follows a link gno did not choose, is ``configfile``)."""
 
 from __future__ import annotations
 
 import difflib
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from gno_adapters.clients import formats
+from gno_adapters.clients import configfile, formats
+from gno_adapters.clients.configfile import Location
 from gno_adapters.clients.targets import Entry, Scope, Target, entry_value
 from gno_core.errors import ConflictError, UnreadableConfigError
 
@@ -25,10 +25,14 @@ PINNED_ENV = ("GNO_DATA_DIR", "GNO_CACHE_DIR")
 class Plan:
     target: Target
     scope: Scope
-    path: Path
+    location: Location
     result: Result
     before: str | None
     after: str | None
+
+    @property
+    def path(self) -> Path:
+        return self.location.shown
 
     @property
     def changed(self) -> bool:
@@ -55,6 +59,12 @@ def _read(path: Path) -> str | None:
         raise UnreadableConfigError(
             f"Cannot read {path}: {exc.strerror or exc}", details={"path": str(path)}
         ) from None
+    return _decode(raw, path)
+
+
+def _decode(raw: bytes | None, path: Path) -> str | None:
+    if raw is None:
+        return None
     try:
         # newline="" semantics: keep CRLF as it is, so the splice leaves it alone.
         return raw.decode("utf-8")
@@ -70,9 +80,12 @@ def _refusal(path: Path, exc: formats.UnreadableConfig) -> UnreadableConfigError
     )
 
 
-def current_entry(target: Target, path: Path) -> tuple[object | None, str | None]:
-    """(the stored value under gno's key, the file text); (None, None) when there is no file."""
-    text = _read(path)
+def current_entry(
+    target: Target, path: Path, location: Location | None = None
+) -> tuple[object | None, str | None]:
+    """(the stored value under gno's key, the file text); (None, None) when there is no file.
+    Read at ``location`` (no link followed where it says so) when given, else at ``path``."""
+    text = _read(path) if location is None else _decode(configfile.read(location), path)
     if text is None:
         return None, None
     try:
@@ -81,12 +94,15 @@ def current_entry(target: Target, path: Path) -> tuple[object | None, str | None
         raise _refusal(path, exc) from None
 
 
-def plan_install(target: Target, scope: Scope, path: Path, entry: Entry, *, force: bool) -> Plan:
-    stored, text = current_entry(target, path)
+def plan_install(
+    target: Target, scope: Scope, location: Location, entry: Entry, *, force: bool
+) -> Plan:
+    path = location.shown
+    stored, text = current_entry(target, path, location)
     value = entry_value(target, entry)
     if stored is not None:
         if stored == value:
-            return Plan(target, scope, path, "unchanged", text, text)
+            return Plan(target, scope, location, "unchanged", text, text)
         if not force:
             raise ConflictError(
                 f"{path} already has a {target.key_path()[-1]!r} entry that differs from this "
@@ -97,46 +113,30 @@ def plan_install(target: Target, scope: Scope, path: Path, entry: Entry, *, forc
         after = formats.set_entry(target.format, text or "", target.key_path(), value)
     except formats.UnreadableConfig as exc:
         raise _refusal(path, exc) from None
-    return Plan(target, scope, path, "updated" if stored is not None else "installed", text, after)
+    result: Result = "updated" if stored is not None else "installed"
+    return Plan(target, scope, location, result, text, after)
 
 
-def plan_uninstall(target: Target, scope: Scope, path: Path) -> Plan:
-    stored, text = current_entry(target, path)
+def plan_uninstall(target: Target, scope: Scope, location: Location) -> Plan:
+    path = location.shown
+    stored, text = current_entry(target, path, location)
     if stored is None or text is None:
-        return Plan(target, scope, path, "not_installed", text, text)
+        return Plan(target, scope, location, "not_installed", text, text)
     try:
         after = formats.remove_entry(target.format, text, target.key_path())
     except formats.UnreadableConfig as exc:
         raise _refusal(path, exc) from None
-    return Plan(target, scope, path, "removed", text, after)
+    return Plan(target, scope, location, "removed", text, after)
 
 
 def apply(plan: Plan) -> Path | None:
-    """Write ``plan``: the previous file copied to ``<name>.bak``, then the new text replacing
-    it in one rename. Returns the backup's path (None when there was no previous file)."""
+    """Write ``plan``: the previous file copied to a fresh ``<name>.bak`` (``.bak.1`` ... when
+    that name is taken), then the new text replacing it in one rename. Returns the backup's
+    path (None when there was no previous file)."""
     if not plan.changed or plan.after is None:
         return None
-    # A config that is a symlink (dotfile managers) keeps being one: write where it points.
-    target = plan.path.resolve() if plan.path.is_symlink() else plan.path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    backup = None
-    mode = 0o600
-    if plan.before is not None:
-        backup = target.with_name(target.name + ".bak")
-        shutil.copy2(target, backup)
-        mode = target.stat().st_mode & 0o777
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(plan.after.encode("utf-8"))
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return backup
+    before = None if plan.before is None else plan.before.encode("utf-8")
+    return configfile.replace(plan.location, before, plan.after.encode("utf-8"))
 
 
 def entry_problems(entry: Entry) -> list[str]:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 M = TypeVar("M", bound="pydantic.BaseModel")
 
 #: Bumped when the cache entry's layout changes; entries of another format are ignored.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: a stored earlier default exclude list reads as the current one
 
 HEADER = "# gno configuration: collections and indexing settings. Edit freely; comments are kept.\n"
 

@@ -3,6 +3,7 @@ index process runs them through ``SandboxedConverters`` (``sandbox.py``) instead
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 from types import ModuleType
@@ -46,6 +47,13 @@ def version_of(module: ModuleType) -> str:
     return version(module.DIST)
 
 
+@functools.cache
+def identity(ext: str) -> tuple[str, str]:
+    """``(converter_id, converter_version)`` that ``run`` stamps on ``ext``'s conversions."""
+    module = module_for(ext)
+    return f"convert/{module.NAME}", version_of(module)
+
+
 def run(data: bytes, ext: str, limits: ConvertLimits) -> Converted:
     """Convert in this process; raises ``ConversionFailure``."""
     module = module_for(ext)
@@ -61,8 +69,8 @@ def run(data: bytes, ext: str, limits: ConvertLimits) -> Converted:
         raise ConversionFailure("CONVERSION_ERROR", f"{type(exc).__name__}: {exc}") from None
     return Converted(
         markdown=out.markdown(),
-        converter_id=f"convert/{module.NAME}",
-        converter_version=version_of(module),
+        converter_id=identity(ext)[0],
+        converter_version=identity(ext)[1],
         title=out.title,
         warnings=tuple(out.warnings),
     )
@@ -77,6 +85,9 @@ class InProcessConverters:
 
     def extensions(self) -> frozenset[str]:
         return self._extensions
+
+    def identity(self, ext: str) -> tuple[str, str]:
+        return identity(ext)
 
     def close(self) -> None:
         """Nothing runs between files in this process."""

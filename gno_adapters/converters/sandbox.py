@@ -21,7 +21,7 @@ import weakref
 from dataclasses import asdict
 from typing import Any
 
-from gno_adapters.converters.registry import MODULES, available
+from gno_adapters.converters.registry import MODULES, available, identity
 from gno_adapters.converters.worker import _LEN
 from gno_core.indexing.ingest import IngestError
 from gno_core.ports.converters import Converted, ConvertLimits
@@ -52,6 +52,9 @@ class SandboxedConverters:
 
     def extensions(self) -> frozenset[str]:
         return self._extensions
+
+    def identity(self, ext: str) -> tuple[str, str]:
+        return identity(ext)
 
     def close(self) -> None:
         with self._lock:

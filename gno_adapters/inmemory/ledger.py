@@ -9,6 +9,7 @@ from gno_adapters.inmemory.state import InMemoryState, _Row, normalize_tag
 from gno_core.domain import (
     FailureRecord,
     IndexedDocument,
+    IngestFailure,
     SourceState,
     StoredDocument,
     SyncBatch,
@@ -36,6 +37,8 @@ class InMemoryLedger:
                     d.source_mtime_ns,
                     d.active,
                     row.ingest_version,
+                    converter_id=d.converter_id,
+                    converter_version=d.converter_version,
                 )
         for (coll, rel), rec in self._s.failures.items():
             if coll != collection:
@@ -53,6 +56,13 @@ class InMemoryLedger:
                 failure_code=f.code,
             )
         return out
+
+    def failures(self, collection: str) -> list[IngestFailure]:
+        return [
+            rec.failure
+            for (coll, _), rec in sorted(self._s.failures.items(), key=lambda kv: kv[0])
+            if coll == collection
+        ]
 
     def apply_batch(self, batch: SyncBatch) -> None:
         now = iso_from_ns(self._s.clock.now_ns())

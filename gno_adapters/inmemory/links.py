@@ -308,6 +308,13 @@ class InMemoryLinks:
         )
         return records[: max(limit, 0)]
 
+    def crowded(self, count: int) -> list[tuple[str, str]]:
+        return sorted(
+            key
+            for key, ids in self._s.by_doc.items()
+            if len(ids) >= count and self._active(key) is not None
+        )
+
     def counts(self, collection: str | None = None) -> domain.LinkCounts:
         rows = [
             row

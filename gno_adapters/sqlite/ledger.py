@@ -54,11 +54,14 @@ class ApswLedger:
 
     def source_states(self, collection: str) -> dict[str, SourceState]:
         out = {
-            r[0]: SourceState(r[0], r[1], r[2], r[3], bool(r[4]), r[5])
+            r[0]: SourceState(
+                r[0], r[1], r[2], r[3], bool(r[4]), r[5], converter_id=r[6], converter_version=r[7]
+            )
             for r in self._db.rows(
                 "reading source states",
                 "SELECT rel_path, source_hash, source_size, source_mtime_ns, active, "
-                "ingest_version FROM documents WHERE collection = ?",
+                "ingest_version, converter_id, converter_version FROM documents "
+                "WHERE collection = ?",
                 (collection,),
             )
         }
@@ -78,8 +81,21 @@ class ApswLedger:
                 ingest_version=known.ingest_version if known else 0,
                 failed=True,
                 failure_code=code,
+                converter_id=known.converter_id if known else "",
+                converter_version=known.converter_version if known else "",
             )
         return out
+
+    def failures(self, collection: str) -> list[IngestFailure]:
+        return [
+            IngestFailure(collection, r[0], r[1], r[2], r[3], r[4], r[5])
+            for r in self._db.rows(
+                "reading ingest failures",
+                "SELECT rel_path, code, message, source_hash, size, mtime_ns FROM ingest_errors "
+                "WHERE collection = ? ORDER BY rel_path",
+                (collection,),
+            )
+        ]
 
     def apply_batch(self, batch: SyncBatch) -> None:
         now = iso_from_ns(self._clock.now_ns())

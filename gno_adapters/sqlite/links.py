@@ -589,6 +589,17 @@ class ApswLinks:
         )
         return [LinkRecord(DocRef(r[0], r[1], r[2], r[3]), _link(r[5:]), (), r[4]) for r in rows]
 
+    def crowded(self, count: int) -> list[tuple[str, str]]:
+        # One probe of the (doc_id, seq) index per active document: no scan of the links.
+        rows = self._db.rows(
+            "finding crowded documents",
+            "SELECT d.collection, d.rel_path FROM documents d WHERE d.active = 1 AND EXISTS "
+            "(SELECT 1 FROM doc_links l WHERE l.doc_id = d.id AND l.seq >= ?) "
+            "ORDER BY d.collection, d.rel_path",
+            (max(count, 1) - 1,),
+        )
+        return [(r[0], r[1]) for r in rows]
+
     def counts(self, collection: str | None = None) -> LinkCounts:
         where, params = ("AND s.collection = ?", (collection,)) if collection else ("", ())
         states = dict(

@@ -110,8 +110,10 @@ def run_index(ctx: Context) -> int:
         emit_json(result)
     else:
         s = result.sync_result
+        reactivated = sum(c.reactivated for c in s.collections)
+        back = f"{reactivated} reactivated, " if reactivated else ""
         emit(
-            f"Synced: {s.total_added} added, {s.total_updated} updated, {s.total_unchanged} "
+            f"Synced: {s.total_added} added, {s.total_updated} updated, {back}{s.total_unchanged} "
             f"unchanged, {s.total_removed} removed, {s.total_failed} failed in "
             f"{s.duration_ms / 1000:.2f}s"
         )

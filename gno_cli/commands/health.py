@@ -20,6 +20,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     t.add_argument("action", nargs="?", choices=["list"], default="list")
     t.add_argument("-c", "--collection")
     t.add_argument("--prefix", help="only tags starting with this (e.g. work/)")
+    t.add_argument(
+        "--sort",
+        choices=["count", "name"],
+        default="count",
+        help="most used first (default), or by name",
+    )
     t.set_defaults(handler=run_tags)
 
 
@@ -81,6 +87,8 @@ def run_peek(ctx: Context) -> int:
 
 def run_tags(ctx: Context) -> int:
     tags = ctx.gno.tags(ctx.args.collection, ctx.args.prefix)
+    if ctx.args.sort == "name":
+        tags.tags.sort(key=lambda t: t.tag)
     if ctx.json:
         emit_json(tags)
         return 0

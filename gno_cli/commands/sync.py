@@ -15,6 +15,11 @@ if TYPE_CHECKING:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("update", help="sync files into the index (added, changed, removed)")
     p.add_argument("collections", nargs="*", help="collections to sync (default: all)")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="extract every file again, changed or not (unchanged chunks keep their vectors)",
+    )
     p.set_defaults(handler=run_update)
 
 
@@ -24,22 +29,25 @@ def run_update(ctx: Context) -> int:
     def report(p: SyncProgress) -> None:
         progress.update(f"{p.collection}: {p.done}/{p.total} files  {p.path}")
 
-    result = ctx.gno.sync(ctx.args.collections or None, report)
+    result = ctx.gno.sync(ctx.args.collections or None, report, force=ctx.args.force)
     progress.done()
     if ctx.json:
         emit_json(result)
         return 0
     for c in result.collections:
+        back = f"{c.reactivated} reactivated, " if c.reactivated else ""
         emit(
-            f"{c.collection}: {c.added} added, {c.updated} updated, {c.unchanged} unchanged, "
-            f"{c.removed} removed, {c.failed} failed ({c.duration_ms / 1000:.2f}s)"
+            f"{c.collection}: {c.added} added, {c.updated} updated, {back}{c.unchanged} "
+            f"unchanged, {c.removed} removed, {c.failed} failed ({c.duration_ms / 1000:.2f}s)"
         )
         for f in c.failures[:20]:
             emit(f"  ! {f.rel_path}: {f.code} {f.message}")
         if len(c.failures) > 20:
             emit(f"  ... and {len(c.failures) - 20} more (see gno status)")
+    reactivated = sum(c.reactivated for c in result.collections)
+    back = f"{reactivated} reactivated, " if reactivated else ""
     emit(
-        f"Total: {result.total_added} added, {result.total_updated} updated, "
+        f"Total: {result.total_added} added, {result.total_updated} updated, {back}"
         f"{result.total_unchanged} unchanged, {result.total_removed} removed, "
         f"{result.total_failed} failed in {result.duration_ms / 1000:.2f}s"
     )

@@ -29,7 +29,8 @@ class McpInstallResult(WireModel):
     entry: McpEntry | None = None
     #: unified diff of the file, before -> after (empty when nothing changes)
     diff: str
-    #: the copy of the previous file, when one was written
+    #: the copy of the previous file, when one was written: ``<name>.bak`` or, when that name
+    #: is taken (never overwritten), the first free ``<name>.bak.N``; beside the real file
     backup_path: str | None = None
 
 

@@ -42,11 +42,13 @@ class IndexingCalls(FacadeBase):
         self,
         collections: list[str] | None = None,
         progress: Callable[[SyncProgress], None] | None = None,
+        *,
+        force: bool = False,
         **options: Unpack[LeaseOptions],
     ) -> SyncResult:
-        """Sync the files of ``collections`` (all when None) into the index (options:
-        ``IndexRuns.sync``)."""
-        return self.runs.sync(collections, progress, **options)
+        """Sync the files of ``collections`` (all when None) into the index; ``force`` extracts
+        every file again (options: ``IndexRuns.sync``)."""
+        return self.runs.sync(collections, progress, force=force, **options)
 
     def watch(
         self,

@@ -23,6 +23,7 @@ from gno_core.config import ChunkingConfig, CollectionConfig, IngestConfig
 from gno_core.domain import DocumentMeta, ExtractedLink, IndexedDocument, SourceFile
 from gno_core.errors import GnoError
 from gno_core.facts import FactRecord, InvalidFact
+from gno_core.indexing.inline_tags import inline_tags
 from gno_core.links.extract import extract_links
 from gno_core.links.names import document_names
 from gno_core.memory.records import is_fact_path, read_fact
@@ -49,6 +50,7 @@ __all__ = [
     "IngestError",
     "build_document",
     "convert_limits",
+    "extractor_for",
     "mime_type",
 ]
 
@@ -120,6 +122,17 @@ def mime_type(ext: str) -> str:
     return _MIME.get(ext, "text/plain")
 
 
+def extractor_for(ext: str, converter: DocumentConverter | None) -> tuple[str, str]:
+    """``(converter_id, converter_version)`` that ``build_document`` would stamp on a file with
+    extension ``ext`` (lowercase, with the dot) given ``converter``: sync compares it with the
+    stored document's to notice a converter installed, removed or upgraded."""
+    if converter is not None and ext in converter.extensions():
+        return converter.identity(ext)
+    if ext in MARKDOWN_EXTENSIONS:
+        return MARKDOWN_CONVERTER, CONVERTER_VERSION
+    return PLAINTEXT_CONVERTER, CONVERTER_VERSION
+
+
 def build_document(
     collection: CollectionConfig,
     source: SourceFile,
@@ -177,6 +190,9 @@ def build_document(
         stem = posixpath.splitext(name)[0] or name
         meta = document_meta(front, body, stem, detect_language(body))
         body_line = markdown.count("\n", 0, len(markdown) - len(body)) + 1
+        body_tags = inline_tags(markdown, body_line)
+        if body_tags:
+            meta = meta._replace(tags=tuple(dict.fromkeys((*meta.tags, *body_tags))))
         links = extract_links(markdown, rel_path, front, body_line)
         names = document_names(rel_path, meta.title, aliases(front))
     else:

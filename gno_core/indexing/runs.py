@@ -69,9 +69,11 @@ class IndexRuns:
         *,
         lease_wait: float = WRITE_WAIT_SECONDS,
         cancelled: Cancelled | None = None,
+        force: bool = False,
     ) -> SyncResult:
         """Bring the index up to date with the files of ``collections`` (all when None),
-        after finishing, under the same lease, a rename or move a killed process left."""
+        after finishing, under the same lease, a rename or move a killed process left.
+        ``force``: extract every file again, changed or not (``gno update --force``)."""
         with self.handle.writing(lease_wait, cancelled):
             if self._refactor_commit is not None:
                 self._refactor_commit.recover()
@@ -86,7 +88,9 @@ class IndexRuns:
                 index.links,
                 self._converter,
             )
-            return service.sync(chosen, config.chunking, config.ingest, progress, cancelled)
+            return service.sync(
+                chosen, config.chunking, config.ingest, progress, cancelled, force=force
+            )
 
     def embed(
         self,

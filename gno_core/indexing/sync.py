@@ -3,13 +3,18 @@
 Per collection: walk the whole tree first (so ``total`` is known and removals are only decided
 after a complete walk), then for every file
 
-- same size and mtime as remembered, current ``INGEST_VERSION``, active: unchanged, not read;
+- same size and mtime as remembered, current ``INGEST_VERSION``, made by the extractor that
+  would extract it now (``extractor_for``: a converter installed, removed or upgraded since
+  changes it), active: unchanged, not read;
 - same size and mtime as a remembered failure: still failed, not read (counted in ``failed``,
   not listed again: ``failures`` lists what this run found; the ledger keeps every record),
   unless it failed for want of a converter and one for its extension is installed now;
-- otherwise read and hash: same hash as the active document: ``touched`` (unchanged, new
-  size/mtime remembered); else built and upserted: ``added`` (new, or failed before),
-  ``updated`` (content or ingest version changed) or ``reactivated`` (came back after removal);
+- otherwise read and hash: same hash, ingest version and extractor as the active document:
+  ``touched`` (unchanged, new size/mtime remembered); else built and upserted: ``added`` (new,
+  or failed before), ``updated`` (content, ingest version or extractor changed) or
+  ``reactivated`` (came back after removal);
+- with ``force`` (``gno update --force``), every file is read and extracted again (``updated``
+  when it was active); chunks whose text did not change keep their vectors;
 - a file that cannot be indexed is recorded as a failure and skipped; if it had an active
   document, that document is deactivated (its old content is not served as current).
 
@@ -29,19 +34,18 @@ from __future__ import annotations
 import hashlib
 import posixpath
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from gno_core.config import ChunkingConfig, CollectionConfig, IngestConfig
 from gno_core.contracts.collections import CollectionSyncResult, SyncFailure, SyncResult
 from gno_core.domain import (
     INGEST_VERSION,
-    IndexedDocument,
     IngestFailure,
     SourceFile,
     SourceState,
-    SyncBatch,
 )
 from gno_core.errors import CancelledError, GnoError
+from gno_core.indexing.batch import PendingBatch
 from gno_core.indexing.ingest import (
     CONVERTER_MISSING,
     FILENAME_ENCODING,
@@ -50,6 +54,7 @@ from gno_core.indexing.ingest import (
     IngestError,
     build_document,
     convert_limits,
+    extractor_for,
 )
 from gno_core.links.resolve import resolve_pending
 from gno_core.ports.clock import Clock
@@ -62,8 +67,6 @@ __all__ = ["SyncProgress", "Syncer"]
 
 #: Progress is reported every this many files (and at the start and end of each collection).
 PROGRESS_EVERY = 64
-#: A batch is also committed once its mirrors reach this many characters, to bound memory.
-MAX_BATCH_CHARS = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,13 +105,16 @@ class Syncer:
         ingest: IngestConfig,
         progress: Callable[[SyncProgress], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
+        *,
+        force: bool = False,
     ) -> SyncResult:
         """Sync ``collections`` in order; per-file problems are reported, never raised.
         ``CANCELLED`` at the next file once ``cancelled()`` is true: the pending batch is
-        committed first (it is whole), removals are not decided (the walk was not finished)."""
+        committed first (it is whole), removals are not decided (the walk was not finished).
+        ``force``: extract every file again, changed or not."""
         started = self.clock.now_ns()
         results = [
-            _CollectionSync(self, collection, chunking, ingest).run(progress, cancelled)
+            _CollectionSync(self, collection, chunking, ingest, force).run(progress, cancelled)
             for collection in collections
         ]
         if self.links is not None:
@@ -140,69 +146,6 @@ def _ms(ns: int) -> float:
     return max(0, ns) / 1e6
 
 
-@dataclass
-class _Batch:
-    """The pending batch of one collection; committed when full."""
-
-    ledger: SyncLedger
-    collection: str
-    size: int
-    upserts: list[IndexedDocument] = field(default_factory=list)
-    touched: list[SourceState] = field(default_factory=list)
-    deactivate: list[str] = field(default_factory=list)
-    failures: list[IngestFailure] = field(default_factory=list)
-    forget_failures: list[str] = field(default_factory=list)
-    items: int = 0
-    chars: int = 0
-
-    def add_upsert(self, doc: IndexedDocument) -> None:
-        self.upserts.append(doc)
-        self.chars += len(doc.markdown)
-        self._added()
-
-    def add_touched(self, state: SourceState) -> None:
-        self.touched.append(state)
-        self._added()
-
-    def add_deactivate(self, rel_path: str) -> None:
-        self.deactivate.append(rel_path)
-        self._added()
-
-    def add_forget_failure(self, rel_path: str) -> None:
-        self.forget_failures.append(rel_path)
-        self._added()
-
-    def add_failure(self, failure: IngestFailure, *, deactivate: bool) -> None:
-        """Record ``failure``, in the same batch as the deactivation of the path's document."""
-        self.failures.append(failure)
-        if deactivate:
-            self.deactivate.append(failure.rel_path)
-            self.items += 1
-        self._added()
-
-    def _added(self) -> None:
-        self.items += 1
-        if self.items >= self.size or self.chars >= MAX_BATCH_CHARS:
-            self.commit()
-
-    def commit(self) -> None:
-        if not self.items:
-            return
-        self.ledger.apply_batch(
-            SyncBatch(
-                collection=self.collection,
-                upserts=tuple(self.upserts),
-                touched=tuple(self.touched),
-                deactivate=tuple(self.deactivate),
-                failures=tuple(self.failures),
-                forget_failures=tuple(self.forget_failures),
-            )
-        )
-        self.upserts, self.touched, self.deactivate, self.failures = [], [], [], []
-        self.forget_failures = []
-        self.items = self.chars = 0
-
-
 class _CollectionSync:
     """One collection's run: counters, the pending batch and the per-file decisions."""
 
@@ -212,6 +155,7 @@ class _CollectionSync:
         collection: CollectionConfig,
         chunking: ChunkingConfig,
         ingest: IngestConfig,
+        force: bool = False,
     ) -> None:
         # The syncer's ports, shared by every collection of the run.
         self.ledger, self.tree = syncer.ledger, syncer.tree
@@ -220,8 +164,11 @@ class _CollectionSync:
         self.collection = collection
         self.chunking = chunking
         self.ingest = ingest
+        self.force = force
+        #: extension -> the extractor that would extract it now (asked once per extension)
+        self.extractors: dict[str, tuple[str, str]] = {}
         self.progress: Callable[[SyncProgress], None] | None = None
-        self.batch = _Batch(self.ledger, collection.name, ingest.batch_size)
+        self.batch = PendingBatch(self.ledger, collection.name, ingest.batch_size)
         self.added = self.updated = self.unchanged = self.removed = 0
         self.reactivated = self.failed = 0
         self.failures: list[SyncFailure] = []
@@ -277,12 +224,12 @@ class _CollectionSync:
 
     def _sync_file(self, source: SourceFile, state: SourceState | None) -> None:
         if state is not None and state.size == source.size and state.mtime_ns == source.mtime_ns:
-            if state.failed and not self._converter_arrived(source, state):
+            if state.failed and not self.force and not self._converter_arrived(source, state):
                 self.failed += 1
                 if state.active:  # a store that kept the old document: it is not current
                     self.batch.add_deactivate(source.rel_path)
                 return
-            if state.active and state.ingest_version == INGEST_VERSION:
+            if state.active and self._current(source, state):
                 self.unchanged += 1
                 return
         if source.unindexable is not None:
@@ -304,7 +251,7 @@ class _CollectionSync:
                 and state.active
                 and not state.failed
                 and state.source_hash == source_hash
-                and state.ingest_version == INGEST_VERSION
+                and self._current(source, state)
             ):
                 self.batch.add_touched(
                     SourceState(
@@ -345,6 +292,19 @@ class _CollectionSync:
         else:
             self.updated += 1
         self.batch.add_upsert(doc)
+
+    def _current(self, source: SourceFile, state: SourceState) -> bool:
+        """Whether the stored document was extracted as this run would extract it: same
+        ``INGEST_VERSION``, same extractor (``force`` says no)."""
+        if self.force or state.ingest_version != INGEST_VERSION:
+            return False
+        if not state.converter_id:
+            return True  # a store that does not say which extractor made it
+        ext = posixpath.splitext(source.rel_path)[1].lower()
+        extractor = self.extractors.get(ext)
+        if extractor is None:
+            extractor = self.extractors[ext] = extractor_for(ext, self.converter)
+        return extractor == (state.converter_id, state.converter_version)
 
     def _converter_arrived(self, source: SourceFile, state: SourceState) -> bool:
         """A file that failed for want of a converter is retried once one is installed."""

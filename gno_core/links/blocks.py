@@ -8,8 +8,9 @@ and a search that fails is not repeated."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-__all__ = ["MASK", "escaped", "normal_label", "prose_lines"]
+__all__ = ["MASK", "escaped", "iter_prose", "normal_label", "prose_lines"]
 
 MASK = "\x00"
 _FENCE_OPEN = re.compile(r"^([ \t]*)(`{3,}|~{3,})(.*)$")
@@ -22,10 +23,19 @@ _SPACES = re.compile(r"\s+")
 
 
 def prose_lines(lines: list[str], start: int) -> tuple[list[tuple[int, str, str]], dict[str, str]]:
-    """(line number, line, masked line) of every line outside code and math blocks, with inline
-    code, comments and math masked; and the reference definitions (label -> destination)."""
-    prose: list[tuple[int, str, str]] = []
+    """(line number, line, masked line) of every line outside code and math blocks that holds a
+    ``[`` or ``<``, with inline code, comments and math masked; and the reference definitions
+    (label -> destination), whose lines are not prose."""
     definitions: dict[str, str] = {}
+    return list(iter_prose(lines, start, "[", definitions)), definitions
+
+
+def iter_prose(
+    lines: list[str], start: int, needle: str, definitions: dict[str, str]
+) -> Iterator[tuple[int, str, str]]:
+    """``prose_lines`` one line at a time, for the lines holding ``needle`` or a ``<`` (links
+    need a ``[``, inline tags a ``#``), adding the reference definitions met so far to ``definitions``: a
+    reader that has seen enough stops early."""
     fence: tuple[str, int, int] | None = None  # character, length, indentation
     in_math = in_comment = in_list = False
     prev_blank = prev_code = True
@@ -34,7 +44,7 @@ def prose_lines(lines: list[str], start: int) -> tuple[list[tuple[int, str, str]
         stripped = line.strip()
         if in_comment:
             masked, in_comment = _mask(line, True)
-            prose.append((index + 1, line, masked))
+            yield index + 1, line, masked
             continue
         if fence is not None:
             close = line.lstrip(" \t")
@@ -74,7 +84,7 @@ def prose_lines(lines: list[str], start: int) -> tuple[list[tuple[int, str, str]
         elif not indented:
             in_list = False
         prev_blank = prev_code = False
-        if "[" not in line and "<" not in line:
+        if needle not in line and "<" not in line:
             continue  # nothing to find, and no comment can open here
         masked, in_comment = _mask(line, False)
         definition = _REF_DEF.match(masked)
@@ -84,8 +94,7 @@ def prose_lines(lines: list[str], start: int) -> tuple[list[tuple[int, str, str]
                 dest = definition.group(2)
                 definitions[label] = dest[1:-1] if dest.startswith("<") else dest
             continue
-        prose.append((index + 1, line, masked))
-    return prose, definitions
+        yield index + 1, line, masked
 
 
 def _mask(line: str, in_comment: bool) -> tuple[str, bool]:

@@ -14,7 +14,7 @@ Frontmatter gives typed edges: ``relations: {works_at: "[[Acme]]"}`` (or a list 
 
 Bounded on hostile input: every search for a closing delimiter is cached or stops at the end of
 its line, so an unclosed ``[[`` or 10,000 links on one line cost time linear in the line;
-at most ``MAX_LINKS`` links are kept per document.
+at most ``MAX_LINKS`` links are kept per document (``limit``).
 """
 
 from __future__ import annotations
@@ -40,10 +40,13 @@ def extract_links(
     source_rel_path: str,
     front: Mapping[str, Any] | None = None,
     body_start_line: int = 1,
+    limit: int = MAX_LINKS,
 ) -> tuple[ExtractedLink, ...]:
     """Every link of the mirror ``markdown`` of the document at ``source_rel_path``, in order
-    (frontmatter edges first), each with its lookup keys. ``body_start_line`` is the first line
-    after the frontmatter block (1 without one); ``front`` the parsed frontmatter."""
+    (frontmatter edges first), each with its lookup keys, the first ``limit`` of them (ingest
+    keeps ``MAX_LINKS``; a refactor reads further, ``gno_core.refactors.reading``).
+    ``body_start_line`` is the first line after the frontmatter block (1 without one);
+    ``front`` the parsed frontmatter."""
     text = markdown.replace(MASK, "\ufffd") if MASK in markdown else markdown
     if not front and "[" not in text and "<" not in text:
         return ()  # no link syntax at all: most of a large vault of prose
@@ -55,11 +58,11 @@ def extract_links(
     for lineno, line, masked in prose:
         for link in line_links(lineno, line, masked, definitions):
             out.append(link)
-            if len(out) >= MAX_LINKS:
+            if len(out) >= limit:
                 break
-        if len(out) >= MAX_LINKS:
+        if len(out) >= limit:
             break
-    links = out[:MAX_LINKS]
+    links = out[:limit]
     for seq, link in enumerate(links):
         # Each link was made by this call and nothing else holds it yet: its number and keys
         # are set in place (a second instance per link cost a tenth of the parser's time).

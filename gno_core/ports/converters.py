@@ -36,6 +36,12 @@ class DocumentConverter(Protocol):
         """The lowercase extensions (with the dot) this converter takes."""
         ...
 
+    def identity(self, ext: str) -> tuple[str, str]:
+        """``(converter_id, converter_version)`` that ``convert`` stamps on a file with extension
+        ``ext`` (one of ``extensions()``), without converting anything: sync compares it with
+        what made a stored document, so installing or upgrading a converter re-extracts."""
+        ...
+
     def convert(self, data: bytes, ext: str, rel_path: str, limits: ConvertLimits) -> Converted:
         """``data`` (a file with extension ``ext``) as Markdown. Raises ``IngestError`` with a
         stable reason (``CONVERSION_ERROR``, ``CONVERSION_TIMEOUT``, ``CONVERSION_MEMORY``,

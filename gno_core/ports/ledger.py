@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from gno_core.domain import SourceState, SyncBatch
+from gno_core.domain import IngestFailure, SourceState, SyncBatch
 
 
 class SyncLedger(Protocol):
@@ -15,6 +15,11 @@ class SyncLedger(Protocol):
     def source_states(self, collection: str) -> dict[str, SourceState]:
         """Every source the store knows in ``collection`` (active, inactive and failed), by
         relative path."""
+        ...
+
+    def failures(self, collection: str) -> list[IngestFailure]:
+        """The recorded ingest failures of ``collection`` (the files sync could not index),
+        in path order."""
         ...
 
     def apply_batch(self, batch: SyncBatch) -> None:

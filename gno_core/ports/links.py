@@ -121,6 +121,12 @@ class LinkStore(Protocol):
         source collection, path and link order."""
         ...
 
+    def crowded(self, count: int) -> list[tuple[str, str]]:
+        """The active documents with at least ``count`` stored links (numbered ``0 ..``), as
+        (collection, rel_path) pairs in that order: the notes whose extraction reached the
+        cap (``MAX_LINKS``), so links past it are not stored."""
+        ...
+
     def counts(self, collection: str | None = None) -> LinkCounts:
         """Totals over the links of active documents; ``edge_types`` and ``confidence`` count
         resolved links by relation and by confidence, most frequent first."""

@@ -44,6 +44,10 @@ class Note:
     links: tuple[ExtractedLink, ...] = ()
     names: tuple[NameKey, ...] = ()
     stale: bool = False
+    #: The code of its ingest failure: a note sync could not index, read as text.
+    failed: str | None = None
+    #: Its links reached ``reading.SCAN_MAX_LINKS``: the ones past it are not examined.
+    truncated: bool = False
 
 
 @dataclass(slots=True)

@@ -7,7 +7,14 @@ index's mirror, whose lines can differ from the file's; ``reading``), finds each
 the file, computes destination-only edit spans in the style of the link (``forms``), applies
 them in memory and resolves every reference of the edited text against the names the
 collection will have after the operation: each must resolve to the new path, alone. Anything
-else blocks the plan."""
+else blocks the plan.
+
+Links the index does not hold are looked for too: the notes sync could not index (the sync
+ledger's failures; a broken frontmatter, a note too large ...) are read as text and, when one
+links to the note, edited like any referrer; the notes whose stored links reached ingest's cap
+are parsed whole. A note that cannot be read so (not UTF-8, unreadable, over the bound a
+refactor reads) is named, with why, in the plan's warnings: the plan does not claim to have
+seen it."""
 
 from __future__ import annotations
 
@@ -26,13 +33,15 @@ from gno_core.domain import (
     NameKey,
 )
 from gno_core.errors import NotFoundError
+from gno_core.links.extract import MAX_LINKS
 from gno_core.links.resolve import resolve_link
-from gno_core.ports import DocumentStore, FrontmatterParser, LinkStore, NoteFiles
+from gno_core.ports import DocumentStore, FrontmatterParser, LinkStore, NoteFiles, SyncLedger
 from gno_core.ports.refactors import FileChange
 from gno_core.refactors import forms
 from gno_core.refactors.model import Note, Plan, Reference
 from gno_core.refactors.reading import NoteReader
 from gno_core.refactors.text import Edit, apply_edits, decode_raw
+from gno_core.refactors.unseen import names_it, truncated, unindexed, unseen
 
 __all__ = ["Planner"]
 
@@ -45,6 +54,7 @@ class Planner:
         links: LinkStore,
         notes: NoteFiles,
         parser: FrontmatterParser,
+        ledger: SyncLedger,
         *,
         exact: bool = False,
     ) -> None:
@@ -54,6 +64,7 @@ class Planner:
         self._documents = documents
         self._links = links
         self._notes = notes
+        self._ledger = ledger
         self._reader = NoteReader(config, notes, parser, exact)
 
     def _collection(self, name: str) -> CollectionConfig | None:
@@ -79,11 +90,14 @@ class Planner:
         ):
             plan.block("occupied_target")
         self._check_names(plan, before.names, moved.names)
-        referrers = self._referrers(plan)
+        names = {k.key for k in before.names}
+        truncated(plan, moved)
+        referrers = self._referrers(plan, names)
+        referrers += unindexed(self._config, self._ledger, self._reader, plan, names)
         candidates = [(moved, link) for link in before.links]
         for note in referrers:
             candidates.extend((note, link) for link in note.links)
-        hits = self._hits(candidates, {k.key for k in before.names}, plan)
+        hits = self._hits(candidates, names, plan)
         for note, link in candidates:
             self._examine(plan, note, link, hits, before)
         self._verify(plan, moved.names)
@@ -110,11 +124,15 @@ class Planner:
                     f"{hit.key!r} ({hit.kind})"
                 )
 
-    def _referrers(self, plan: Plan) -> list[Note]:
+    def _referrers(self, plan: Plan, names: set[str]) -> list[Note]:
+        """The active notes that link to the note (the index's backlinks) and, read whole,
+        those whose stored links reached ingest's cap and that link to it past it."""
         keys = [
             (r.source.collection, r.source.rel_path)
             for r in self._links.incoming(plan.collection.name, plan.source)
         ]
+        linking = set(keys)
+        keys += self._links.crowded(MAX_LINKS)
         keys = [k for k in dict.fromkeys(keys) if k != (plan.collection.name, plan.source)]
         stored = self._links.document_links(keys)
         notes: list[Note] = []
@@ -125,10 +143,16 @@ class Planner:
             known = stored.get(key)
             sha = known.source_hash if known is not None else None
             note = self._reader.read(collection, key[1], key[1], sha, named=False, stored=known)
+            if key not in linking:
+                if note.raw is None:
+                    unseen(plan, key, "not UTF-8 text")
+                if not names_it(note, names):
+                    continue
             if note.stale:
                 plan.block("sync_pending")
             if note.raw is None:
                 plan.block("unicode_normalization_mismatch")
+            truncated(plan, note)
             plan.notes[key] = note
             notes.append(note)
         return notes

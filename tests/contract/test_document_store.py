@@ -152,6 +152,22 @@ def test_source_states_cover_active_inactive_and_failed(store: Store) -> None:
     assert store.ledger.source_states("other") == {}
 
 
+def test_failures_are_listed_per_collection_in_path_order(store: Store) -> None:
+    bad = IngestFailure("notes", "z/bad.md", "FRONTMATTER", "broken yaml", sha("z"), 5, 9)
+    big = IngestFailure("notes", "big.md", "TOO_LARGE", "too large", None, 99, 8)
+    elsewhere = IngestFailure("other", "c.md", "BINARY", "binary", None, 1, 1)
+    store.ledger.apply_batch(SyncBatch("notes", failures=(bad, big)))
+    store.ledger.apply_batch(SyncBatch("other", failures=(elsewhere,)))
+    assert store.ledger.failures("notes") == [big, bad]
+    assert store.ledger.failures("other") == [elsewhere]
+    assert store.ledger.failures("none") == []
+    again = replace(bad, code="ENCODING", message="not utf-8")
+    store.ledger.apply_batch(SyncBatch("notes", failures=(again,), forget_failures=("big.md",)))
+    assert store.ledger.failures("notes") == [again]
+    put(store, make_doc("z/bad.md", "fixed"))  # indexed at last: no longer a failure
+    assert store.ledger.failures("notes") == []
+
+
 def test_touched_sources_remember_new_size_and_mtime(store: Store) -> None:
     doc = make_doc("a.md", "alpha", mtime_ns=100)
     put(store, doc)

@@ -420,6 +420,26 @@ def test_document_links_are_the_stored_links_with_their_version(store: Store) ->
     assert set(store.links.document_links(wanted)) == {("notes", "a.md"), ("other", "a.md")}
 
 
+def test_crowded_documents_are_the_active_ones_with_that_many_links(store: Store) -> None:
+    put(
+        store,
+        note("many.md", "[[a]] [[b]] [[c]]\n"),
+        note("few.md", "[[a]] [[b]]\n"),
+        note("none.md", "text\n"),
+        note("many.md", "[[x]] [[y]] [[z]] [[w]]\n", collection="other"),
+        note("gone.md", "[[a]] [[b]] [[c]]\n"),
+    )
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("gone.md",)))
+    assert store.links.crowded(3) == [("notes", "many.md"), ("other", "many.md")]
+    assert store.links.crowded(4) == [("other", "many.md")]
+    assert store.links.crowded(2) == [
+        ("notes", "few.md"),
+        ("notes", "many.md"),
+        ("other", "many.md"),
+    ]
+    assert store.links.crowded(5) == []
+
+
 def test_degrees_count_the_merged_links_adjacent_gives(store: Store) -> None:
     put(
         store,

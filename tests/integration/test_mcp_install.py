@@ -311,13 +311,206 @@ def test_an_invalid_index_name_fails_before_writing(
     assert not any(world["project"].iterdir())
 
 
-def test_a_symlinked_config_stays_a_symlink(
+# --- links a repository plants, backups, files that cannot be written ----------------------
+
+#: target -> the project config a cloned repository ships
+PROJECT_FILES = {
+    "claude-code": (".mcp.json", STRICT_JSON),
+    "codex": (".codex/config.toml", TOML),
+    "cursor": (".cursor/mcp.json", STRICT_JSON),
+}
+SECRET = "export TOKEN=do-not-touch\n"
+
+
+def _plant(world: dict[str, Path], target: str) -> Path:
+    rel, text = PROJECT_FILES[target]
+    config = world["project"] / rel
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(text)
+    return config
+
+
+def _leftovers(folder: Path, *keep: str) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name not in keep)
+
+
+@pytest.mark.parametrize("dangling", [False, True], ids=["existing", "dangling"])
+@pytest.mark.parametrize("target", list(PROJECT_FILES))
+def test_a_planted_bak_link_is_never_followed(
+    world: dict[str, Path], capsys: pytest.CaptureFixture[str], target: str, dangling: bool
+) -> None:
+    config = _plant(world, target)
+    victim = world["user"] / ".claude.json"
+    if not dangling:
+        victim.write_text(SECRET)
+    planted = config.with_name(config.name + ".bak")
+    os.symlink(victim, planted)
+
+    code, done = _run(capsys, "mcp", "install", "-t", target, "-s", "project")
+    assert code == 0 and done["result"] == "installed", done
+    assert victim.exists() is not dangling
+    if not dangling:
+        assert victim.read_text() == SECRET
+    assert planted.is_symlink() and os.readlink(planted) == str(victim)
+    backup = Path(done["backupPath"])
+    assert backup != planted and backup.parent == config.parent
+    assert not backup.is_symlink() and backup.read_text() == PROJECT_FILES[target][1]
+
+    # uninstall makes a fresh backup too, and still leaves the link and its target alone
+    code, gone = _run(capsys, "mcp", "uninstall", "-t", target, "-s", "project")
+    assert code == 0 and gone["result"] == "removed"
+    assert Path(gone["backupPath"]) not in (planted, backup)
+    assert victim.exists() is not dangling
+    if not dangling:
+        assert victim.read_text() == SECRET
+    assert config.read_text() == PROJECT_FILES[target][1]
+
+
+def test_the_users_own_bak_is_kept_under_force(
     world: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    real = world["root"] / "dotfiles" / "mcp.json"
-    real.parent.mkdir()
+    assert _run(capsys, "mcp", "install", "-t", "cursor", "-s", "user")[0] == 0
+    config = world["user"] / ".cursor" / "mcp.json"
+    mine = config.with_name("mcp.json.bak")
+    mine.write_text("my own backup\n")
+    before = config.read_bytes()
+    code, done = _run(capsys, "--index", "work", "mcp", "install", "-t", "cursor", "--force")
+    assert code == 0 and done["result"] == "updated"
+    assert mine.read_text() == "my own backup\n"
+    assert done["backupPath"] == str(config.with_name("mcp.json.bak.1"))
+    assert Path(done["backupPath"]).read_bytes() == before
+    # and the next one takes the next free name
+    code, gone = _run(capsys, "--index", "work", "mcp", "uninstall", "-t", "cursor")
+    assert gone["backupPath"] == str(config.with_name("mcp.json.bak.2"))
+    assert mine.read_text() == "my own backup\n"
+
+
+@pytest.mark.parametrize("target", list(PROJECT_FILES))
+@pytest.mark.parametrize("action", ["install", "install --dry-run", "uninstall"])
+def test_a_project_config_that_is_a_link_is_refused(
+    world: dict[str, Path], capsys: pytest.CaptureFixture[str], target: str, action: str
+) -> None:
+    rel, text = PROJECT_FILES[target]
+    victim = world["user"] / "victim"
+    victim.write_text(text.replace("other", "gno") if action == "uninstall" else text)
+    original = victim.read_bytes()
+    config = world["project"] / rel
+    config.parent.mkdir(parents=True, exist_ok=True)
+    os.symlink(victim, config)
+    code, refused = _run(capsys, "mcp", *action.split(), "-t", target, "-s", "project")
+    assert code == 1 and refused["error"]["code"] == "INVALID_PATH", refused
+    assert refused["error"]["details"]["path"] == str(config)
+    assert refused["error"]["details"]["reason"] == "symlink"
+    assert victim.read_bytes() == original and config.is_symlink()
+    assert _leftovers(world["user"]) == ["victim"]
+    assert _leftovers(config.parent) == [config.name]
+
+
+def test_a_project_config_folder_that_is_a_link_is_refused(
+    world: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = world["user"] / ".codex"
+    real.mkdir()
+    (real / "config.toml").write_text(TOML)
+    os.symlink(real, world["project"] / ".codex")
+    code, refused = _run(capsys, "mcp", "install", "-t", "codex", "-s", "project")
+    assert code == 1 and refused["error"]["code"] == "INVALID_PATH"
+    assert refused["error"]["details"]["path"] == str(world["project"] / ".codex")
+    assert (real / "config.toml").read_text() == TOML
+    assert _leftovers(real) == ["config.toml"]
+    # a link to nowhere is refused the same way, and nothing is created where it points
+    (world["project"] / ".codex").unlink()
+    os.symlink(world["user"] / "nowhere", world["project"] / ".codex")
+    code, refused = _run(capsys, "mcp", "install", "-t", "codex", "-s", "project")
+    assert code == 1 and refused["error"]["code"] == "INVALID_PATH"
+    assert not (world["user"] / "nowhere").exists()
+
+
+def test_a_symlinked_user_config_is_written_where_it_points(
+    world: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    dotfiles = world["root"] / "dotfiles"
+    dotfiles.mkdir()
+    real = dotfiles / "claude.json"
     real.write_text(STRICT_JSON)
-    link = world["project"] / ".mcp.json"
+    link = world["user"] / ".claude.json"
     os.symlink(real, link)
-    assert _run(capsys, "mcp", "install", "-t", "claude-code", "-s", "project")[0] == 0
-    assert link.is_symlink() and "gno" in json.loads(real.read_text())["mcpServers"]
+    code, done = _run(capsys, "mcp", "install", "-t", "claude-code", "-s", "user")
+    assert code == 0 and done["configPath"] == str(link)
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert "gno" in json.loads(real.read_text())["mcpServers"]
+    assert done["backupPath"] == str(dotfiles / "claude.json.bak")
+    assert _leftovers(world["user"]) == [".claude.json"]
+
+
+def _chattr(flag: str, path: Path) -> bool:
+    try:
+        proc = subprocess.run(["chattr", flag, str(path)], capture_output=True, check=False)
+    except FileNotFoundError:
+        return False
+    return proc.returncode == 0
+
+
+@pytest.mark.parametrize("action", ["install", "uninstall"])
+def test_an_immutable_config_is_a_typed_error(
+    world: dict[str, Path], capsys: pytest.CaptureFixture[str], action: str
+) -> None:
+    if action == "uninstall":
+        assert _run(capsys, "mcp", "install", "-t", "cursor", "-s", "project")[0] == 0
+        for extra in (world["project"] / ".cursor").glob("mcp.json.bak*"):
+            extra.unlink()
+    else:
+        _plant(world, "cursor")
+    config = world["project"] / ".cursor" / "mcp.json"
+    before = config.read_bytes()
+    if not _chattr("+i", config):
+        pytest.skip("chattr +i is not supported here")
+    try:
+        code, refused = _run(capsys, "mcp", action, "-t", "cursor", "-s", "project")
+    finally:
+        _chattr("-i", config)
+    assert code == 1 and refused["error"]["code"] == "CONFIG_UNWRITABLE", refused
+    assert refused["error"]["details"]["path"] == str(config)
+    assert refused["error"]["details"]["errno"] == "EPERM"
+    assert config.read_bytes() == before
+    assert _leftovers(config.parent) == ["mcp.json"]
+
+
+@pytest.mark.parametrize("error", ["EACCES", "EROFS", "EPERM", "ENOSPC"])
+def test_a_failed_write_is_a_typed_error_and_leaves_nothing(
+    world: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    error: str,
+) -> None:
+    import errno
+
+    config = _plant(world, "codex")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError(getattr(errno, error), os.strerror(getattr(errno, error)))
+
+    monkeypatch.setattr(os, "replace", refuse)
+    code, refused = _run(capsys, "mcp", "install", "-t", "codex", "-s", "project")
+    assert code == 1 and refused["error"]["code"] == "CONFIG_UNWRITABLE", refused
+    assert refused["error"]["details"] == {"path": str(config), "errno": error}
+    assert config.read_text() == TOML
+    assert _leftovers(config.parent) == ["config.toml"]
+
+
+def test_a_file_changed_after_the_plan_is_not_overwritten(world: dict[str, Path]) -> None:
+    from gno_adapters.bootstrap.clients import this_entry
+    from gno_adapters.clients.configfile import locate
+    from gno_adapters.clients.installer import apply, plan_install
+    from gno_adapters.clients.targets import TARGETS
+    from gno_core.errors import ConflictError
+
+    config = _plant(world, "cursor")
+    target = TARGETS["cursor"]
+    location = locate(config, world["project"])
+    plan = plan_install(target, "project", location, this_entry(None, None), force=False)
+    config.write_text(STRICT_JSON.replace("dark", "light"))
+    with pytest.raises(ConflictError):
+        apply(plan)
+    assert "light" in config.read_text()
+    assert _leftovers(config.parent) == ["mcp.json"]

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -149,3 +150,90 @@ def test_a_sigkilled_apply_recovers_to_before_or_after(
     assert len(found) == 5
     journals = tmp_path / "data" / "refactor-journal"
     assert not journals.exists() or not any(journals.iterdir())
+
+
+# -- links the index does not hold (issue 21, failure 6) -------------------------------------
+
+BROKEN_YAML = (
+    '---\ntitle: [unclosed\nup: "[[old]]"\n---\r\nSee [[old|label]] and [md](old.md#top).\r\n'
+)
+CROWD = " ".join(["[[hub]]"] * 20_000) + "\nlast [[old]] and ![img](./old.md)\n"
+
+
+def _unseen_vault(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> Cli:
+    notes = tmp_path / "vault"
+    files: dict[str, bytes] = {
+        "old.md": b"# Old\n",
+        "hub.md": b"See [[old]]\n",
+        "broken.md": BROKEN_YAML.encode(),
+        "big.md": ("[[old]] first\n" + "filler words\n" * 25_000 + "![[old#H]] last\n").encode(),
+        "crowd.md": CROWD.encode(),
+        "bin.md": b"\x00binary [[old]]\n",
+    }
+    for rel, data in files.items():
+        (notes / rel).parent.mkdir(parents=True, exist_ok=True)
+        (notes / rel).write_bytes(data)
+    made = Cli(tmp_path, monkeypatch, capsys)
+    made.ok("init", str(notes), "--name", "notes")
+    _ingest_limit(made, 256 * 1024)
+    made.ok("update")
+    return made
+
+
+def _ingest_limit(cli: Cli, max_file_bytes: int) -> None:
+    from ruamel.yaml import YAML
+
+    path = cli.home / "config" / "index.yml"
+    yaml = YAML()
+    data = yaml.load(path.read_text(encoding="utf-8"))
+    data.setdefault("ingest", {})["maxFileBytes"] = max_file_bytes
+    with path.open("w", encoding="utf-8") as out:
+        yaml.dump(data, out)
+
+
+def test_rename_rewrites_links_the_index_does_not_hold_and_names_what_it_cannot_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cli = _unseen_vault(tmp_path, monkeypatch, capsys)
+    status = cli.ok("status", "--json").json()
+    failed = {e["relPath"]: e["code"] for e in status["recentErrors"]}
+    assert failed == {"broken.md": "FRONTMATTER", "big.md": "TOO_LARGE", "bin.md": "BINARY"}
+    vault = tmp_path / "vault"
+    before = _snapshot(vault)
+    shown = cli.ok("rename", "notes/old.md", "new")
+    assert "+See [[new|label]] and [md](new.md#top).\r" not in shown.out  # lines, no CR
+    assert "+See [[new|label]] and [md](new.md#top)." in shown.out
+    assert "+last [[new]] and ![img](./new.md)" in shown.out
+    assert "warning: notes/bin.md was not scanned for links (BINARY" in shown.out
+    assert _snapshot(vault) == before
+    preview = cli.ok("rename", "notes/old.md", "new", "--json").json()
+    assert_valid("file-refactor-preview", preview)
+    edits = {d["relPath"]: d["edits"] for d in preview["affectedDocuments"]}
+    assert (edits["broken.md"], edits["big.md"], edits["crowd.md"], edits["hub.md"]) == (
+        3,
+        2,
+        2,
+        1,
+    )
+    assert "bin.md" not in edits
+    done = cli.ok("rename", "notes/old.md", "new", "--yes", "--json").json()
+    assert_valid("file-refactor-apply-result", done)
+    assert done["status"] == "applied"
+    assert "notes/bin.md" in done["message"] and "BINARY" in done["message"]
+    after = _snapshot(vault)
+    assert set(after) == set(before) - {"old.md"} | {"new.md"}  # no write elsewhere
+    assert (
+        after["broken.md"]
+        == BROKEN_YAML.replace("[[old", "[[new").replace("(old.md", "(new.md").encode()
+    )
+    assert after["big.md"] == before["big.md"].replace(b"[[old", b"[[new")
+    assert (
+        after["crowd.md"]
+        == CROWD.replace("[[old]]", "[[new]]").replace("./old.md", "./new.md").encode()
+    )
+    assert after["bin.md"] == before["bin.md"]  # named, never written
+    # The index holds the edited notes as they are (still failing) and nothing churns.
+    again = cli.ok("status", "--json").json()
+    assert {e["relPath"] for e in again["recentErrors"]} == set(failed)
+    assert again["links"]["unresolved"] == 0
+    assert "0 added, 0 updated" in cli.ok("update").out

@@ -62,6 +62,7 @@ def _compare(
                 index.links,
                 adapters.notes,
                 adapters.frontmatter,
+                index.ledger,
                 exact=exact,
             )
             made.append(planner.plan(operation, collection, source, target))

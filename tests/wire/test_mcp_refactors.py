@@ -122,3 +122,32 @@ def test_without_the_write_gate_the_refactor_tools_do_not_exist() -> None:
     peer.initialize()
     names = {t["name"] for t in peer.request("tools/list", {})["result"]["tools"]}
     assert not names & {"gno_rename_note", "gno_move_note", "gno_duplicate_note"}
+
+
+def test_the_preview_edits_a_note_sync_could_not_index_and_names_one_it_cannot_read() -> None:
+    broken = "---\ntitle: [unclosed\n---\nSee [[old]] and [o](old.md).\n"
+    made = in_memory({**NOTES, "broken.md": broken, "bin.md": b"\x00 [[old]]\n"})
+    with build(made) as gno:
+        gno.sync()
+    peer = Peer(enable_write=True, facade=lambda: build(made))
+    peer.initialize()
+    plan = call(peer, "gno_rename_note", action="preview", ref="notes/old.md", name="renamed")[
+        "structuredContent"
+    ]
+    assert_valid("file-refactor-preview", plan)
+    edits = {d["relPath"]: d["edits"] for d in plan["affectedDocuments"]}
+    assert edits["broken.md"] == 2 and "bin.md" not in edits
+    assert plan["canApply"] is True
+    [warning] = plan["safety"]["warnings"]
+    assert "notes/bin.md" in warning and "BINARY" in warning
+    done = call(
+        peer,
+        "gno_rename_note",
+        ref="notes/old.md",
+        name="renamed",
+        planDigest=plan["planDigest"],
+        **APPLY,
+    )["structuredContent"]
+    assert_valid("file-refactor-apply-result", done)
+    assert done["status"] == "applied" and "notes/bin.md" in done["message"]
+    assert made.tree.read("/notes/broken.md", 1 << 20) == broken.replace("old", "renamed").encode()
