@@ -1,23 +1,32 @@
-"""``JournaledCommit``: several files changed as one all-or-nothing step on disk.
+"""``JournaledCommit``: several files changed as one all-or-nothing step on disk, replacing no
+byte it did not read.
 
 Steps (each followed by the test hook with its name):
 
 1. ``checked`` - every file is compared with its expected SHA-256; ``CONFLICT`` with nothing
    touched when one differs.
-2. ``journal`` - the journal (``<journal dir>/<id>.json``: every change, its temporary and backup
-   names, state ``prepared``) is written atomically and fsynced.
+2. ``journal`` - the journal (``<journal dir>/<id>.json``: every change, its hashes before and
+   after, its temporary and backup names, state ``prepared``) is written atomically and fsynced.
 3. ``stage:<i>`` - the new bytes of change ``i`` go to a hidden temporary file beside it
-   (``.gno-refactor-<id>-<i>.tmp``, fsynced); ``backup:<i>`` - a file being replaced or removed
-   gets a hard link ``.gno-refactor-<id>-<i>.bak`` to its current bytes.
+   (``.gno-refactor-<id>-<i>.tmp``); a file being replaced gets a hard link
+   ``.gno-refactor-<id>-<i>.bak`` to its current bytes; one flush makes them durable.
 4. ``committing`` - the journal says so (with the folders step 3 created).
-5. ``apply:<i>`` - the temporary file is renamed over the file (a new file is linked in
-   exclusively), or the file is removed.
-6. ``committed`` - the journal says so; ``cleaned`` - backups and journal removed.
+5. ``check:<i>`` - the file is hashed again right before it is replaced; ``apply:<i>`` - the
+   temporary file is exchanged with the file in one step (``swap.exchange``), so the bytes
+   replaced are exactly the ones now at the temporary name: they must hash to the expected
+   value, else a save landed after the check and is put back (the user's version wins). The
+   replaced file then becomes the backup. A removed file is renamed to its backup and verified
+   the same way; a new file is linked in exclusively. Where no exchange exists the temporary
+   file is renamed over the file and the backup link (the checked inode) is verified instead.
+6. ``committed`` - every backup is hashed once more (a write through a descriptor opened before
+   the exchange), then the journal says so; ``cleaned`` - backups and journal removed.
 
-A failure before ``committed`` rolls back: every backup is renamed over its file, new files
-are removed, temporary files and created folders go. ``recover`` does the same for a journal a
-killed process left (or, from ``committed`` on, only the cleaning). Every path is walked with
-``O_NOFOLLOW`` directory descriptors, so no step can be steered through a symlink."""
+A conflict or failure before ``committed`` rolls back (``refactor_rollback``): a file still
+holding the bytes the commit wrote gets its backup back; a file changed since is kept as the
+user's, with the backup left beside it as ``<file>.conflict-<id>`` and reported. ``recover``
+does the same for a journal a killed process left (or, from ``committed`` on, only the
+cleaning). Every path is walked with ``O_NOFOLLOW`` directory descriptors, so no step can be
+steered through a symlink."""
 
 from __future__ import annotations
 
@@ -26,73 +35,29 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from gno_adapters.files.notes import _segments, _walk_to
+from gno_adapters.files.notes import _segments
+from gno_adapters.files.refactor_rollback import (
+    Folders,
+    keep_aside,
+    kept_details,
+    rollback,
+    sha_at,
+)
+from gno_adapters.files.swap import exchange
 from gno_core.errors import ConflictError, GnoError, RuntimeFailure
-from gno_core.ports.refactors import FileChange, RecoveryReport
+from gno_core.ports.refactors import FileChange, KeptEdit, RecoveryReport
 
 __all__ = ["JournaledCommit"]
 
 _PREFIX = ".gno-refactor-"
-_FOLDER_MODE = 0o755
 _NOTE_MODE = 0o644
 
 
-def _sha_at(folder: int, name: str) -> str | None:
-    try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
-    except FileNotFoundError:
-        return None
-    digest = hashlib.sha256()
-    try:
-        while chunk := os.read(fd, 1 << 20):
-            digest.update(chunk)
-    finally:
-        os.close(fd)
-    return digest.hexdigest()
-
-
-def _unlink_leftovers(folder: int, entry: dict[str, Any]) -> None:
-    """Remove the temporary file and the backup of one journal ``entry`` (when there)."""
-    for leftover in (entry["temp"], entry["backup"]):
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(leftover, dir_fd=folder)
-
-
-def _exists(folder: int, name: str) -> bool:
-    try:
-        os.stat(name, dir_fd=folder, follow_symlinks=False)
-    except FileNotFoundError:
-        return False
-    return True
-
-
-class _Folders:
-    """Descriptors of the folders one commit touches, each walked (``O_NOFOLLOW``) once: a
-    rename of a note with 2,000 referrers opens a handful of folders, not 2,000 paths."""
-
-    def __init__(self) -> None:
-        self._stack = contextlib.ExitStack()
-        self._open: dict[tuple[str, tuple[str, ...]], int] = {}
-
-    def get(self, root: str, rel_path: str, *, create: bool = False) -> tuple[int, str]:
-        *folders, name = _segments(rel_path)
-        key = (root, tuple(folders))
-        if key not in self._open:
-            self._open[key] = self._stack.enter_context(
-                _walk_to(root, folders, rel_path, create=create)
-            )
-        return self._open[key], name
-
-    def sync(self) -> None:
-        for fd in self._open.values():
-            os.fsync(fd)
-
-    def close(self) -> None:
-        self._stack.close()
-        self._open.clear()
+def _conflict(rel_path: str) -> ConflictError:
+    return ConflictError(f"{rel_path} changed since the plan was made", details={"path": rel_path})
 
 
 class JournaledCommit:
@@ -131,21 +96,24 @@ class JournaledCommit:
         finally:
             os.close(dir_fd)
 
+    def _forget(self, journal_id: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self._journal_path(journal_id))
+
     # -- commit -----------------------------------------------------------------------------
 
     def commit(self, changes: Sequence[FileChange], journal_id: str) -> None:
-        check = _Folders()
+        check = Folders()
         try:
             for change in changes:
                 try:
-                    current = _sha_at(*check.get(change.root, change.rel_path))
+                    current = sha_at(*check.get(change.root, change.rel_path))
                 except FileNotFoundError:
                     current = None
                 if current != change.before_sha256:
-                    raise ConflictError(
-                        f"{change.rel_path} changed since the plan was made",
-                        details={"path": change.rel_path},
-                    )
+                    error = _conflict(change.rel_path)
+                    error.details["rolledBack"] = False
+                    raise error
         finally:
             check.close()
         self._hook("checked")
@@ -169,7 +137,7 @@ class JournaledCommit:
         }
         self._write_journal(journal)
         self._hook("journal")
-        folders = _Folders()
+        folders = Folders()
         try:
             for i, (change, entry) in enumerate(zip(changes, journal["changes"], strict=True)):
                 self._stage(folders, change, entry)
@@ -181,8 +149,13 @@ class JournaledCommit:
             self._write_journal(journal)
             self._hook("committing")
             for i, entry in enumerate(journal["changes"]):
-                self._apply(folders, entry)
+                self._apply(folders, entry, i)
                 self._hook(f"apply:{i}")
+            for entry in journal["changes"]:
+                if entry["before"] is not None:
+                    folder, _ = folders.get(entry["root"], entry["relPath"])
+                    if sha_at(folder, entry["backup"]) != entry["before"]:
+                        raise _conflict(entry["relPath"])
             folders.sync()
             journal["state"] = "committed"
             self._write_journal(journal)
@@ -191,18 +164,7 @@ class JournaledCommit:
             folders.close()
             if not isinstance(exc, OSError | GnoError):
                 raise  # a crash: the journal is finished by the next start
-            try:
-                self._rollback(journal)
-            except (OSError, GnoError) as again:
-                raise RuntimeFailure(
-                    f"Could not roll back after a failed commit ({again}); the journal "
-                    f"{journal_id} is kept and the next start finishes it",
-                    details={"code": "rollback_recovery_required", "journalId": journal_id},
-                ) from exc
-            raise RuntimeFailure(
-                f"The change was rolled back: {exc}",
-                details={"code": "failed_rolled_back", "journalId": journal_id},
-            ) from exc
+            self._fail(journal, exc)
         if self._background:
             threading.Thread(
                 target=self._finish, args=(folders, journal), name=f"gno-refactor-{journal_id}"
@@ -210,11 +172,32 @@ class JournaledCommit:
         else:
             self._finish(folders, journal)
 
-    def _finish(self, folders: _Folders, journal: dict[str, Any]) -> None:
+    def _fail(self, journal: dict[str, Any], exc: OSError | GnoError) -> None:
+        """Roll ``journal`` back after ``exc`` and raise what the caller answers."""
+        journal_id = journal["id"]
+        try:
+            kept = rollback(journal)
+        except (OSError, GnoError) as again:
+            raise RuntimeFailure(
+                f"Could not roll back after a failed commit ({again}); the journal "
+                f"{journal_id} is kept and the next start finishes it",
+                details={"code": "rollback_recovery_required", "journalId": journal_id},
+            ) from exc
+        self._forget(journal_id)
+        if isinstance(exc, ConflictError):
+            raise ConflictError(
+                exc.message, details={**exc.details, "rolledBack": True, **kept_details(kept)}
+            ) from exc
+        raise RuntimeFailure(
+            f"The change was rolled back: {exc}",
+            details={"code": "failed_rolled_back", "journalId": journal_id, **kept_details(kept)},
+        ) from exc
+
+    def _finish(self, folders: Folders, journal: dict[str, Any]) -> None:
         self._clean(journal, folders)
         self._hook("cleaned")
 
-    def _stage(self, folders: _Folders, change: FileChange, entry: dict[str, Any]) -> None:
+    def _stage(self, folders: Folders, change: FileChange, entry: dict[str, Any]) -> None:
         folder, name = folders.get(change.root, change.rel_path, create=True)
         if change.after is not None:
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -225,65 +208,77 @@ class JournaledCommit:
                     view = view[os.write(fd, view) :]
             finally:
                 os.close(fd)
-        if change.before_sha256 is not None:
+        if change.before_sha256 is not None and change.after is not None:
+            # A removed file becomes its backup by a rename at apply (no link before).
             os.link(
                 name, entry["backup"], src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False
             )
 
-    def _apply(self, folders: _Folders, entry: dict[str, Any]) -> None:
+    def _apply(self, folders: Folders, entry: dict[str, Any], i: int) -> None:
+        """Replace, remove or create one file, checking it right before and verifying the bytes
+        replaced right after; ``CONFLICT`` (the user's save put back) when they moved."""
         folder, name = folders.get(entry["root"], entry["relPath"])
-        if entry["after"] is None:
-            os.unlink(name, dir_fd=folder)
-        elif entry["before"] is None:
-            os.link(
-                entry["temp"],
-                name,
-                src_dir_fd=folder,
-                dst_dir_fd=folder,
-                follow_symlinks=False,
-            )  # exclusive: a file that appeared meanwhile fails the commit
-            os.unlink(entry["temp"], dir_fd=folder)
+        before, temp, backup = entry["before"], entry["temp"], entry["backup"]
+        if sha_at(folder, name) != before:
+            raise _conflict(entry["relPath"])
+        self._hook(f"check:{i}")
+        if before is None:
+            try:  # exclusive: a file that appeared meanwhile is the user's
+                os.link(temp, name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
+            except FileExistsError:
+                raise _conflict(entry["relPath"]) from None
+            os.unlink(temp, dir_fd=folder)
+        elif entry["after"] is None:
+            os.rename(name, backup, src_dir_fd=folder, dst_dir_fd=folder)
+            if sha_at(folder, backup) != before:  # saved after the check: put it back
+                with contextlib.suppress(FileExistsError):
+                    os.link(backup, name, src_dir_fd=folder, dst_dir_fd=folder)
+                    os.unlink(backup, dir_fd=folder)
+                raise _conflict(entry["relPath"])
+        elif exchange(folder, temp, name):
+            if sha_at(folder, temp) != before:  # saved after the check: it is at temp now
+                exchange(folder, temp, name)
+                if sha_at(folder, temp) == entry["after"]:
+                    os.unlink(temp, dir_fd=folder)
+                    os.unlink(backup, dir_fd=folder)  # the bytes the user's save replaced
+                raise _conflict(entry["relPath"])
+            if _same_file(folder, temp, backup):  # rename would do nothing: same inode
+                os.unlink(temp, dir_fd=folder)
+            else:
+                os.rename(temp, backup, src_dir_fd=folder, dst_dir_fd=folder)
         else:
-            os.rename(entry["temp"], name, src_dir_fd=folder, dst_dir_fd=folder)
+            if not _same_file(folder, name, backup):  # replaced meanwhile by equal bytes
+                os.unlink(backup, dir_fd=folder)
+                os.link(name, backup, src_dir_fd=folder, dst_dir_fd=folder)
+                if sha_at(folder, backup) != before:
+                    raise _conflict(entry["relPath"])
+            os.rename(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
+            if sha_at(folder, backup) != before:  # the rollback puts the user's save back
+                raise _conflict(entry["relPath"])
 
-    # -- rollback and recovery --------------------------------------------------------------
+    # -- cleaning and recovery --------------------------------------------------------------
 
-    def _rollback(self, journal: dict[str, Any]) -> None:
-        for entry in reversed(journal["changes"]):
-            with _folder_or_none(entry["root"], entry["relPath"]) as found:
-                if found is None:
-                    continue
-                folder, name = found
-                backup_there = _exists(folder, entry["backup"])
-                if entry["before"] is None:
-                    if entry["after"] is not None and _sha_at(folder, name) == entry["after"]:
-                        os.unlink(name, dir_fd=folder)
-                elif backup_there:
-                    os.rename(entry["backup"], name, src_dir_fd=folder, dst_dir_fd=folder)
-                _unlink_leftovers(folder, entry)
-                os.fsync(folder)
-        for path in reversed(journal["createdFolders"]):
-            with contextlib.suppress(OSError):
-                os.rmdir(path)
-        self._forget(journal["id"])
-
-    def _clean(self, journal: dict[str, Any], folders: _Folders) -> None:
+    def _clean(self, journal: dict[str, Any], folders: Folders) -> list[KeptEdit]:
         """Remove a committed change's backups and leftovers (in ``folders``, a folder gone
-        skipped), then its journal."""
+        skipped), then its journal. A backup that no longer hashes to the bytes replaced (a
+        write through a descriptor opened before the exchange) is kept as a conflict copy."""
+        kept: list[KeptEdit] = []
         try:
             for entry in journal["changes"]:
                 try:
                     folder = folders.get(entry["root"], entry["relPath"])[0]
                 except FileNotFoundError:
                     continue
-                _unlink_leftovers(folder, entry)
+                backup = sha_at(folder, entry["backup"])
+                if backup is not None and backup != entry["before"]:
+                    kept.append(keep_aside(folder, entry, journal["id"], entry["backup"]))
+                for leftover in (entry["temp"], entry["backup"]):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(leftover, dir_fd=folder)
         finally:
             folders.close()
         self._forget(journal["id"])
-
-    def _forget(self, journal_id: str) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self._journal_path(journal_id))
+        return kept
 
     def recover(self) -> list[RecoveryReport]:
         try:
@@ -298,12 +293,19 @@ class JournaledCommit:
             except (OSError, ValueError):
                 continue  # a journal torn before its first rename never existed
             if journal.get("state") == "committed":
-                self._clean(journal, _Folders())
-                reports.append(RecoveryReport(journal["id"], "completed"))
+                kept = self._clean(journal, Folders())
+                reports.append(RecoveryReport(journal["id"], "completed", tuple(kept)))
             else:
-                self._rollback(journal)
-                reports.append(RecoveryReport(journal["id"], "rolled_back"))
+                kept = rollback(journal)
+                self._forget(journal["id"])
+                reports.append(RecoveryReport(journal["id"], "rolled_back", tuple(kept)))
         return reports
+
+
+def _same_file(folder: int, first: str, second: str) -> bool:
+    a = os.stat(first, dir_fd=folder, follow_symlinks=False)
+    b = os.stat(second, dir_fd=folder, follow_symlinks=False)
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
 def _missing_folders(changes: Sequence[FileChange]) -> list[str]:
@@ -318,18 +320,3 @@ def _missing_folders(changes: Sequence[FileChange]) -> list[str]:
             if path not in missing and not os.path.lexists(path):
                 missing.append(path)
     return missing
-
-
-@contextlib.contextmanager
-def _folder_or_none(root: str, rel_path: str) -> Iterator[tuple[int, str] | None]:
-    """The descriptor of the folder of ``rel_path`` and its file name, or None when a folder
-    on the way is missing."""
-    *folders, name = _segments(rel_path)
-    stack = contextlib.ExitStack()
-    try:
-        fd = stack.enter_context(_walk_to(root, folders, rel_path, create=False))
-    except FileNotFoundError:
-        yield None
-        return
-    with stack:
-        yield fd, name

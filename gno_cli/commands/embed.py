@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from gno_cli.commands.sync import emit_recovered
 from gno_cli.output import Progress, emit, emit_json
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ def run_index(ctx: Context) -> int:
             f"unchanged, {s.total_removed} removed, {s.total_failed} failed in "
             f"{s.duration_ms / 1000:.2f}s"
         )
+        emit_recovered(s)
         if result.embed_result is not None:
             emit(_summary(result.embed_result))
         else:

@@ -9,6 +9,7 @@ from gno_cli.output import Progress, emit, emit_json
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
+    from gno_core.contracts import SyncResult
     from gno_core.indexing.sync import SyncProgress
 
 
@@ -44,6 +45,7 @@ def run_update(ctx: Context) -> int:
             emit(f"  ! {f.rel_path}: {f.code} {f.message}")
         if len(c.failures) > 20:
             emit(f"  ... and {len(c.failures) - 20} more (see gno status)")
+    emit_recovered(result)
     reactivated = sum(c.reactivated for c in result.collections)
     back = f"{reactivated} reactivated, " if reactivated else ""
     emit(
@@ -52,3 +54,13 @@ def run_update(ctx: Context) -> int:
         f"{result.total_failed} failed in {result.duration_ms / 1000:.2f}s"
     )
     return 0
+
+
+def emit_recovered(result: SyncResult) -> None:
+    """The files a refactor's crash recovery (run before the sync) kept as the user saved them."""
+    for kept in result.recovered_edits or []:
+        copy = f"; its version from before the refactor is {kept.conflict_copy}"
+        emit(
+            f"  ! kept {kept.collection}/{kept.rel_path} as you saved it: an interrupted "
+            f"rename/move was rolled back{copy if kept.conflict_copy else ''}"
+        )

@@ -59,6 +59,17 @@ class CollectionSyncResult(WireModel):
     duration_ms: float = Field(ge=0)
 
 
+class RecoveredEdit(WireModel):
+    """A file the recovery of a killed rename/move/duplicate found saved since the apply wrote
+    it: kept as saved, the bytes the rollback would have restored at ``conflictCopy`` (a path
+    in the same collection; absent for a file the apply had created)."""
+
+    collection: str
+    rel_path: str
+    conflict_copy: str | None = None
+    journal_id: str
+
+
 class SyncResult(WireModel):
     collections: list[CollectionSyncResult]
     total_added: int = Field(ge=0)
@@ -67,3 +78,6 @@ class SyncResult(WireModel):
     total_removed: int = Field(ge=0)
     total_failed: int = Field(ge=0)
     duration_ms: float = Field(ge=0)
+    #: Files a refactor's crash recovery (run first, under the same lease) kept as the user
+    #: saved them; absent when there were none.
+    recovered_edits: list[RecoveredEdit] | None = None

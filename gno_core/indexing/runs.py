@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gno_core.contracts import SyncResult
+from gno_core.contracts.collections import RecoveredEdit
 from gno_core.contracts.embedding import EmbedResult, IndexResult
 from gno_core.defaults import WRITE_WAIT_SECONDS
 from gno_core.index_handle import IndexHandle
@@ -75,8 +76,7 @@ class IndexRuns:
         after finishing, under the same lease, a rename or move a killed process left.
         ``force``: extract every file again, changed or not (``gno update --force``)."""
         with self.handle.writing(lease_wait, cancelled):
-            if self._refactor_commit is not None:
-                self._refactor_commit.recover()
+            reports = [] if self._refactor_commit is None else self._refactor_commit.recover()
             config = self.handle.load_config()
             chosen = self.collections.chosen(collections)
             index = self.handle.index
@@ -88,9 +88,23 @@ class IndexRuns:
                 index.links,
                 self._converter,
             )
-            return service.sync(
+            result = service.sync(
                 chosen, config.chunking, config.ingest, progress, cancelled, force=force
             )
+        names = {c.path: c.name for c in config.collections}
+        recovered = [
+            RecoveredEdit(
+                collection=names.get(kept.root, kept.root),
+                rel_path=kept.rel_path,
+                conflict_copy=kept.copy_rel_path,
+                journal_id=report.journal_id,
+            )
+            for report in reports
+            for kept in report.kept
+        ]
+        if recovered:
+            result.recovered_edits = recovered
+        return result
 
     def embed(
         self,

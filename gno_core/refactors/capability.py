@@ -42,6 +42,7 @@ from gno_core.memory.area import in_facts_area
 from gno_core.ports import FrontmatterParser, NoteFiles
 from gno_core.ports.refactors import RefactorCommit
 from gno_core.refactors.inputs import Inputs, record
+from gno_core.refactors.kept import joined, kept_text, rollback_text
 from gno_core.refactors.model import Plan
 from gno_core.refactors.planner import Planner
 from gno_core.refactors.preview import to_preview
@@ -183,7 +184,7 @@ class Refactors:
     ) -> RefactorApplyResult:
         digest = getattr(request, "plan_digest", None)
         with self.handle.writing(lease_wait):
-            self._commit.recover()
+            recovered = kept_text(kept for r in self._commit.recover() for kept in r.kept)
             plan, preview = self._plan(operation, request, digest)
             self._kept.clear()  # an apply changes what every kept plan read
             if digest is not None and preview.plan_digest != digest:
@@ -211,14 +212,17 @@ class Refactors:
             try:
                 self._commit.commit(plan.changes, journal_id)
             except ConflictError as exc:
+                # A file saved since the plan read it (before the apply or during it): the
+                # user's bytes are kept and every other file is as it was.
+                rolled = exc.details.get("rolledBack") is True
                 return _result(
                     preview,
                     "conflict",
                     "stale_plan",
-                    "unchanged",
+                    "rolled_back" if rolled else "unchanged",
                     "not_attempted",
                     digest,
-                    exc.message,
+                    joined(exc.message, rollback_text(exc.details), recovered),
                 )
             except GnoError as exc:
                 stuck = exc.details.get("code") == "rollback_recovery_required"
@@ -229,7 +233,7 @@ class Refactors:
                     "recovery_required" if stuck else "rolled_back",
                     "not_attempted",
                     digest,
-                    exc.message,
+                    joined(exc.message, rollback_text(exc.details), recovered),
                     journal_id if stuck else None,
                 )
             try:
@@ -242,10 +246,18 @@ class Refactors:
                     "committed",
                     "pending",
                     digest,
-                    _unseen(preview, exc.message),
+                    _unseen(preview, joined(exc.message, recovered)),
                     instruction="Run `gno update` to index the change",
                 )
-        return _result(preview, "applied", None, "committed", "converged", digest, _unseen(preview))
+        return _result(
+            preview,
+            "applied",
+            None,
+            "committed",
+            "converged",
+            digest,
+            _unseen(preview, recovered or None),
+        )
 
     def run(
         self, operation: str, request: RenameNoteRequest | MoveNoteRequest

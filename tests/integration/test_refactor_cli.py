@@ -87,24 +87,29 @@ def test_mv_and_duplicate_with_json(cli: Cli, tmp_path: Path) -> None:
 
 KILLER = textwrap.dedent(
     """
-    import os, signal, sys
+    import json, os, signal, sys
     from gno_adapters.bootstrap import open_gno
     from gno_adapters.files.refactor_commit import JournaledCommit
     from gno_core.contracts.refactors import RenameNoteRequest
 
     step = sys.argv[1]
+    save = sys.argv[2] if len(sys.argv) > 2 else None
 
     def hook(at):
-        if at == step:
+        if at == step and save:  # an editor saves the note at this step
+            with open(os.path.join(os.environ["VAULT"], save), "a") as handle:
+                handle.write("saved by an editor\\n")
+        elif at == step:
             os.kill(os.getpid(), signal.SIGKILL)
 
     gno = open_gno()
     gno.refactors._commit = JournaledCommit(os.environ["GNO_DATA_DIR"] + "/refactor-journal", hook)
     request = RenameNoteRequest(ref="notes/old.md", name="new")
     plan = gno.rename_note(request)
-    gno.rename_note(request.model_copy(update={
+    done = gno.rename_note(request.model_copy(update={
         "action": "apply", "schema_version": "1.0", "plan_digest": plan.plan_digest,
         "confirmation": "apply", "confirm": True}))
+    print(json.dumps(done.wire()))
     """
 )
 
@@ -237,3 +242,63 @@ def test_rename_rewrites_links_the_index_does_not_hold_and_names_what_it_cannot_
     assert {e["relPath"] for e in again["recentErrors"]} == set(failed)
     assert again["links"]["unresolved"] == 0
     assert "0 added, 0 updated" in cli.ok("update").out
+
+
+def _env(tmp_path: Path, notes: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "GNO_CONFIG_DIR": str(tmp_path / "config"),
+        "GNO_DATA_DIR": str(tmp_path / "data"),
+        "GNO_CACHE_DIR": str(tmp_path / "cache"),
+        "VAULT": str(notes),
+    }
+
+
+SAVED = b"saved by an editor\n"
+
+
+@pytest.mark.parametrize("step", ["committing", "check:2", "check:3"])
+def test_a_save_during_the_apply_wins_and_the_apply_rolls_back(tmp_path: Path, step: str) -> None:
+    notes = _vault(tmp_path)
+    env = _env(tmp_path, notes)
+    assert run_gno(env, "init", str(notes), "--name", "notes").returncode == 0
+    assert run_gno(env, "update").returncode == 0
+    before = _snapshot(notes)
+    ran = subprocess.run(
+        [sys.executable, "-c", KILLER, step, "hub.md"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    result = json.loads(ran.stdout)
+    assert_valid("file-refactor-apply-result", result)
+    assert result["status"] == "conflict"
+    assert result["filesystem"]["state"] == "rolled_back"
+    assert _snapshot(notes) == {**before, "hub.md": before["hub.md"] + SAVED}
+
+
+def test_a_save_after_a_killed_apply_survives_the_recovery(tmp_path: Path) -> None:
+    notes = _vault(tmp_path)
+    env = _env(tmp_path, notes)
+    assert run_gno(env, "init", str(notes), "--name", "notes").returncode == 0
+    assert run_gno(env, "update").returncode == 0
+    before = _snapshot(notes)
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLER, "apply:3"], env=env, capture_output=True, check=False
+    )
+    assert killed.returncode == -9
+    rewritten = (notes / "hub.md").read_bytes()
+    assert rewritten != before["hub.md"]
+    with open(notes / "hub.md", "ab") as handle:  # the user edits a note already rewritten
+        handle.write(SAVED)
+    updated = run_gno(env, "update", "--json")
+    assert updated.returncode == 0, updated.stderr
+    after = _snapshot(notes)
+    assert after.pop("hub.md") == rewritten + SAVED
+    [copy] = [name for name in after if name.startswith("hub.md.conflict-")]
+    assert after.pop(copy) == before.pop("hub.md")
+    assert after == before
+    [kept] = json.loads(updated.stdout)["recoveredEdits"]
+    assert (kept["collection"], kept["relPath"], kept["conflictCopy"]) == ("notes", "hub.md", copy)
