@@ -20,6 +20,7 @@ from gno_core.contracts import (
 )
 from gno_core.contracts.status import FactDiagnosticInfo, MemoryStatus
 from gno_core.index_handle import IndexHandle
+from gno_core.indexing.roots import overlapping_root
 from gno_core.links.reads import link_totals
 from gno_core.ports import ResidentProbe
 from gno_core.ports.index import Index
@@ -56,6 +57,12 @@ class Health:
                     embedded_count=c.embedded if c else 0,
                     inactive_count=c.inactive if c else 0,
                     failed_count=c.failed if c else 0,
+                    overlaps=[
+                        o.name
+                        for o in config.collections
+                        if o is not coll and overlapping_root(coll.path, [(o.name, o.path)])
+                    ]
+                    or None,
                 )
             )
         errors = [
@@ -80,7 +87,7 @@ class Health:
             embedding_backlog=max(0, total_chunks - embedded),
             recent_errors=errors,
             last_updated=index.stats.last_indexed_at(),
-            healthy=bool(config.collections),
+            healthy=bool(config.collections) and not any(c.overlaps for c in collections),
             capabilities=StatusCapabilities(
                 bm25=True, vector=embedded > 0, hybrid=embedded > 0, answer=False
             ),

@@ -242,7 +242,8 @@ class LocalNoteFiles:
         return resolved
 
     def home(self) -> str:
-        return os.path.expanduser("~")
+        # Resolved like the folders it is compared with (a home reached through a link).
+        return os.path.realpath(os.path.expanduser("~"))
 
     def make_folder(self, root: str, rel_path: str) -> bool:
         *parents, name = _segments(rel_path)

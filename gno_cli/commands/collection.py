@@ -11,7 +11,7 @@ from gno_cli.output import emit, emit_json
 from gno_core.defaults import DEFAULT_EXCLUDES, DEFAULT_PATTERN
 from gno_core.errors import InvalidPathError, PathNotFoundError, ValidationError
 from gno_core.identity import normalize_collection_name
-from gno_core.indexing.roots import check_collection_root, default_collection_name
+from gno_core.indexing.roots import BROAD_ROOT, check_collection_root, default_collection_name
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
@@ -44,7 +44,8 @@ def _add_collection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--allow-broad-root",
         action="store_true",
-        help="index a broad folder such as /home, /tmp or /opt itself (refused by default)",
+        help="index a broad folder such as /home, /tmp, /opt or a hidden folder of your home "
+        "(refused by default; key stores such as ~/.ssh are refused always)",
     )
 
 
@@ -82,9 +83,12 @@ def _collection_from(args: argparse.Namespace) -> CollectionConfig:
     if not path.is_dir():
         raise PathNotFoundError(f"Folder not found: {args.path}", details={"path": args.path})
     resolved = str(path.resolve())
+    home = os.path.realpath(os.path.expanduser("~"))
     try:
-        check_collection_root(resolved, os.path.expanduser("~"), allow_broad=args.allow_broad_root)
+        check_collection_root(resolved, home, allow_broad=args.allow_broad_root)
     except InvalidPathError as exc:
+        if exc.details.get("code") != BROAD_ROOT:
+            raise  # a key store: no override
         raise InvalidPathError(
             f"{exc.message} (or pass --allow-broad-root to index it anyway)",
             details=exc.details,

@@ -41,6 +41,8 @@ def run_status(ctx: Context) -> int:
     emit(f"Lexical tokenizer: {s.fts_tokenizer}")
     for c in s.collections:
         extra = f", {c.failed_count} failed" if c.failed_count else ""
+        if c.overlaps:
+            extra += f", root overlaps {', '.join(c.overlaps)}: remove one of them"
         emit(f"  {c.name}: {c.document_count} docs, {c.chunk_count} chunks{extra}  ({c.path})")
     if not s.collections:
         emit("No collections yet: gno collection add <folder>")

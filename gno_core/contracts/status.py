@@ -18,6 +18,9 @@ class CollectionStatus(WireModel):
     embedded_count: int = Field(ge=0)
     inactive_count: int = Field(default=0, ge=0)
     failed_count: int = Field(default=0, ge=0)
+    #: Other collections whose root contains this one's or lies inside it (a configuration
+    #: written before overlapping roots were refused); the index is then not healthy.
+    overlaps: list[str] | None = None
 
 
 class IngestErrorInfo(WireModel):

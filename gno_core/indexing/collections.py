@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.contracts import CollectionInfo, CollectionList
-from gno_core.errors import DuplicateError
+from gno_core.errors import ConflictError, DuplicateError
 from gno_core.identity import normalize_collection_name
 from gno_core.index_handle import IndexHandle, require_collection
+from gno_core.indexing.roots import overlapping_root
 
 __all__ = ["Collections"]
 
@@ -20,7 +21,10 @@ class Collections:
 
     def add(self, collection: CollectionConfig) -> CollectionInfo:
         """Register a folder (its path already absolute and checked by the caller);
-        ``DUPLICATE`` for a name or folder already registered."""
+        ``DUPLICATE`` for a name or folder already registered, ``CONFLICT`` (``details.code``
+        ``OVERLAPPING_ROOT``) for a folder inside another collection's root or containing one:
+        a note under both would be two documents, and a refactor through one collection would
+        miss the links the other holds."""
         with self.handle.writing():
             return self._add(collection)
 
@@ -28,9 +32,22 @@ class Collections:
         config = self.handle.load_config_or_default()
         if config.collection(collection.name):
             raise DuplicateError(f"Collection already exists: {collection.name}")
-        clash = next((c for c in config.collections if c.path == collection.path), None)
-        if clash:
-            raise DuplicateError(f"Folder {collection.path} is already collection {clash.name}")
+        clash = overlapping_root(collection.path, ((c.name, c.path) for c in config.collections))
+        if clash is not None:
+            other, root, relation = clash
+            if relation == "same":
+                raise DuplicateError(f"Folder {collection.path} is already collection {other}")
+            where = "is inside" if relation == "inside" else "contains"
+            raise ConflictError(
+                f"Folder {collection.path} {where} the root of collection {other} ({root}): "
+                "collection roots may not overlap",
+                details={
+                    "code": "OVERLAPPING_ROOT",
+                    "collection": other,
+                    "path": root,
+                    "relation": relation,
+                },
+            )
         config.collections.append(collection)
         self.handle.config.save(config)
         return collection_info(collection)

@@ -1,14 +1,27 @@
-"""Collection root safety: refuse folders whose indexing would sweep a whole system or home.
+"""Collection root safety: refuse folders whose indexing would sweep a whole system or home, or
+hand keys and credentials to whoever reads the index.
 
-Pure (the caller resolves the path and names the home folder), so every front end that adds a
-collection (CLI, MCP ``gno_add_collection``) applies the same rule. Only the bare roots are
-refused: ``/tmp/notes``, ``/home/ana/notes`` or ``/opt/wiki`` are fine.
+Pure (the caller resolves the path, symlinks included, and names the home folder, resolved too),
+so every front end that adds a collection (CLI, MCP ``gno_add_collection``) applies the same rule:
+
+- **Key stores** (``~/.ssh``, ``~/.gnupg``, ``~/.aws``, ``~/.config/gh``, keyrings, browser
+  profiles ...; ``KEY_STORES``) and every folder under one are never a root, for any caller and
+  with no override (``details.code`` ``KEY_STORE``). They are matched as path segments anywhere in
+  the resolved path, case-insensitively, so another user's ``.ssh`` or one reached through a
+  symlink is refused as well. ``key_store_in`` is the same test for a file inside a collection.
+- **Broad roots** (``/``, the home folder, system folders, ``/home``, ``/tmp`` ...) and the
+  home folder's other hidden folders and everything under them (``~/.config``, ``~/.local/share``,
+  ``~/.cache/x`` ...) are refused (``details.code`` ``BROAD_ROOT``) unless the person passes
+  ``allow_broad`` (the CLI's ``--allow-broad-root``); an agent's tool call never can.
+  ``/tmp/notes``, ``/home/ana/notes`` or ``/opt/wiki`` are fine.
+- ``overlapping_root`` finds an existing collection whose root contains, or is inside, a new one.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterable
 
 from gno_core.errors import InvalidPathError
 
@@ -41,44 +54,168 @@ BROAD_ROOTS = (
     "/private",
     "/run",
 )
-#: The home folder itself ("") and its config and key stores.
-HOME_SECRETS = ("", ".config", ".local", ".ssh", ".gnupg")
+#: Folders (as consecutive path segments, matched anywhere and case-insensitively) that hold
+#: private keys, tokens, passwords or session cookies.
+KEY_STORES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(store.split("/"))
+    for store in (
+        ".ssh",
+        ".gnupg",
+        ".gpg",
+        ".aws",
+        ".azure",
+        ".kube",
+        ".docker",
+        ".password-store",
+        ".gcloud",
+        ".pki",
+        ".mozilla",
+        ".thunderbird",
+        ".terraform.d",
+        ".vault-token",
+        ".netrc",
+        ".git-credentials",
+        ".oci",
+        ".bluemix",
+        ".minikube",
+        ".talos",
+        ".m2",
+        ".cargo",
+        ".electrum",
+        ".bitcoin",
+        ".ethereum",
+        ".gnome2/keyrings",
+        ".local/share/keyrings",
+        ".local/share/kwalletd",
+        ".config/gh",
+        ".config/hub",
+        ".config/gcloud",
+        ".config/op",
+        ".config/1password",
+        ".config/rclone",
+        ".config/doctl",
+        ".config/sops",
+        ".config/google-chrome",
+        ".config/chromium",
+        ".config/bravesoftware",
+        ".config/microsoft-edge",
+        ".config/vivaldi",
+        "library/keychains",
+        "library/cookies",
+        "etc/ssh",
+        "etc/ssl/private",
+        "etc/pki",
+        "etc/letsencrypt",
+    )
+)
+_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {
+    first: tuple(store for store in KEY_STORES if store[0] == first)
+    for first in {store[0] for store in KEY_STORES}
+}
+_HOME = "the home folder"
+_BROAD = "a folder that holds far more than notes"
+_HINTED = (_HOME, _BROAD)
 _LIB = re.compile(r"/lib(?:32|64|x32|exec)?")
 
-#: ``details.code`` of the refusal: stable, for callers that offer an override.
+#: ``details.code`` of a refusal the person may override (``--allow-broad-root``).
 BROAD_ROOT = "BROAD_ROOT"
+#: ``details.code`` of a refusal nobody overrides: the folder is, or is inside, a key store.
+KEY_STORE = "KEY_STORE"
+
+
+def _norm(path: str) -> str:
+    norm = posixpath.normpath(path) if path else ""
+    if norm.startswith("//"):
+        norm = "/" + norm.lstrip("/")  # POSIX keeps a leading "//"; it is still the root
+    return norm
+
+
+def key_store_in(path: str) -> str | None:
+    """The key store ``path`` is or lies under (the path up to and including it, as spelled
+    in ``path``), or None. ``path`` is absolute or relative; segments compare case-insensitively
+    (a case-insensitive disk opens ``~/.SSH`` as ``~/.ssh``). Cheap: one dict look-up a
+    segment, so sync asks it of every file it walks."""
+    segments = [s for s in path.split("/") if s]
+    folded = [s.casefold() for s in segments]
+    for i, segment in enumerate(folded):
+        for store in _BY_FIRST.get(segment, ()):
+            if tuple(folded[i : i + len(store)]) == store:
+                head = "/" if path.startswith("/") else ""
+                return head + "/".join(segments[: i + len(store)])
+    return None
+
+
+def _hidden_home_folder(norm: str, home: str) -> str | None:
+    """The hidden folder of ``home`` that ``norm`` is or lies under (``~/.config`` for
+    ``~/.config/x/y``), or None."""
+    if not home or home == "/" or not norm.startswith(home + "/"):
+        return None
+    first = norm[len(home) + 1 :].split("/", 1)[0]
+    return posixpath.join(home, first) if first.startswith(".") else None
 
 
 def broad_root_reason(path: str, home: str) -> str | None:
-    """Why ``path`` (absolute, resolved) is too broad to be a collection root, or None."""
-    norm = posixpath.normpath(path)
-    if norm.startswith("//"):
-        norm = "/" + norm.lstrip("/")  # POSIX keeps a leading "//"; it is still the root
-    home_norm = posixpath.normpath(home) if home else ""
+    """Why ``path`` (absolute, resolved) is too broad to be a collection root, or None (a key
+    store is ``key_store_in``'s to say)."""
+    norm = _norm(path)
+    home_norm = _norm(home)
     if norm in SYSTEM_ROOTS or _LIB.fullmatch(norm):
         return "a system folder"
-    if home_norm:
-        for secret in HOME_SECRETS:
-            if norm == (posixpath.join(home_norm, secret) if secret else home_norm):
-                return "the home folder" if not secret else "a configuration or key store"
+    if home_norm and norm == home_norm:
+        return _HOME
+    hidden = _hidden_home_folder(norm, home_norm)
+    if hidden is not None:
+        inside = "" if hidden == norm else f"inside {hidden}, "
+        return f"{inside}a hidden folder of the home folder (settings and caches, not notes)"
     if norm in BROAD_ROOTS:
-        return "a folder that holds far more than notes"
+        return _BROAD
     return None
 
 
 def check_collection_root(path: str, home: str, *, allow_broad: bool = False) -> None:
-    """Raise ``INVALID_PATH`` (``details.code`` ``BROAD_ROOT``) for ``/``, the home folder,
-    system folders, the home folder's config and key stores, and other bare broad roots
-    (``/home``, ``/tmp``, ``/opt`` ...), unless ``allow_broad``. ``path`` must be absolute and
-    resolved."""
-    reason = broad_root_reason(path, home)
+    """Raise ``INVALID_PATH`` for a root that is, or is inside, a key store (``details.code``
+    ``KEY_STORE``, whatever ``allow_broad`` says), or one that is too broad (``BROAD_ROOT``:
+    ``/``, the home folder and its hidden folders, system folders, bare broad roots such as
+    ``/home``, ``/tmp``, ``/opt``) unless ``allow_broad``. ``path`` and ``home`` must be
+    absolute and resolved."""
+    norm = _norm(path)
+    store = key_store_in(norm)
+    if store is not None:
+        where = "is" if store == norm else f"is inside {store}, which is"
+        raise InvalidPathError(
+            f"Refusing to index {norm}: it {where} a store of keys, tokens or credentials; "
+            "gno never indexes such a folder or anything in it",
+            details={"code": KEY_STORE, "path": norm, "keyStore": store},
+        )
+    reason = broad_root_reason(norm, home)
     if reason is None or allow_broad:
         return
-    norm = posixpath.normpath(path)
+    # Inside the home folder or a bare broad root is where notes live; not so for the rest.
+    hint = "; choose a notes folder inside it" if reason in _HINTED else ""
     raise InvalidPathError(
-        f"Refusing to index {norm}: it is {reason}; choose a notes folder inside it",
+        f"Refusing to index {norm}: it is {reason}{hint}",
         details={"code": BROAD_ROOT, "path": norm},
     )
+
+
+def _contains(outer: str, inner: str) -> bool:
+    return outer == inner or inner.startswith(outer.rstrip("/") + "/")
+
+
+def overlapping_root(path: str, others: Iterable[tuple[str, str]]) -> tuple[str, str, str] | None:
+    """The first of ``others`` (``(name, root)``) whose root contains ``path`` or lies inside it,
+    as ``(name, root, relation)`` with relation ``inside`` (``path`` is inside that root),
+    ``contains`` or ``same``; None when the folders are apart."""
+    norm = _norm(path)
+    for name, root in others:
+        other = _norm(root)
+        if other == norm:
+            return name, root, "same"
+        if _contains(other, norm):
+            return name, root, "inside"
+        if _contains(norm, other):
+            return name, root, "contains"
+    return None
 
 
 def default_collection_name(path: str) -> str:

@@ -56,6 +56,7 @@ from gno_core.indexing.ingest import (
     convert_limits,
     extractor_for,
 )
+from gno_core.indexing.roots import key_store_in
 from gno_core.links.resolve import resolve_pending
 from gno_core.ports.clock import Clock
 from gno_core.ports.converters import DocumentConverter
@@ -182,14 +183,17 @@ class _CollectionSync:
         started = self.clock.now_ns()
         name = self.collection.name
         try:
-            files = list(
-                self.tree.walk(
+            root = self.collection.path.rstrip("/") + "/"
+            files = [  # a key store is never read, wherever it sits (roots.KEY_STORES)
+                f
+                for f in self.tree.walk(
                     self.collection.path,
                     self.collection.pattern,
                     self.collection.include,
                     self.collection.exclude,
                 )
-            )
+                if key_store_in(root + f.rel_path) is None
+            ]
         except GnoError as exc:
             self.failed = 1
             self.failures.append(SyncFailure(rel_path="", code=exc.code, message=exc.message))

@@ -38,7 +38,8 @@ class NoteFiles(Protocol):
         ...
 
     def home(self) -> str:
-        """The user's home folder (the collection-root rules refuse it and its key stores)."""
+        """The user's home folder, links resolved (the collection-root rules refuse it and its
+        hidden folders)."""
         ...
 
     def make_folder(self, root: str, rel_path: str) -> bool:

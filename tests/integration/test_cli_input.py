@@ -77,6 +77,7 @@ def test_broad_roots_are_refused_unless_allowed(cli: Cli, tmp_path: Path) -> Non
         assert "--allow-broad-root" in error["message"]
     allowed = cli.ok("collection", "add", "/tmp", "--allow-broad-root", "--name", "tmp", "--json")
     assert allowed.json()["path"] == str(Path("/tmp").resolve())
+    cli.ok("collection", "remove", "tmp")  # else the next root would overlap it
     notes = tmp_path / "notes"
     notes.mkdir()
     cli.ok("collection", "add", str(notes))  # a folder under /tmp stays fine

@@ -53,6 +53,7 @@ def render_status(status: Status) -> str:
         lines.append(
             f"  {coll.name}: {coll.document_count} documents, {coll.chunk_count} chunks, "
             f"{coll.embedded_count} embedded"
+            + (f", root overlaps {', '.join(coll.overlaps)}" if coll.overlaps else "")
         )
     if status.recent_errors:
         lines.append(f"Recent errors: {len(status.recent_errors)}")
