@@ -68,8 +68,9 @@ def table(rows: Sequence[Sequence[object]]) -> list[str]:
 
 
 def check_zip(data: bytes, limits: ConvertLimits) -> zipfile.ZipFile:
-    """``data`` opened as a zip, refused before anything is inflated when its members claim
-    more than ``limits.unzipped_bytes`` (a zip bomb) or it is not a zip at all."""
+    """``data`` opened as a zip, refused before anything is inflated when it has more than
+    ``limits.zip_members`` members or its members claim more than ``limits.unzipped_bytes``
+    (a zip bomb either way), or it is not a zip at all."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile as exc:
@@ -77,8 +78,13 @@ def check_zip(data: bytes, limits: ConvertLimits) -> zipfile.ZipFile:
             "CONVERSION_ERROR", f"Not a valid document archive: {exc}"
         ) from None
     members = archive.infolist()
+    if len(members) > limits.zip_members:
+        raise ConversionFailure(
+            "CONVERSION_MEMORY",
+            f"Archive has {len(members)} members, over the {limits.zip_members}-member limit",
+        )
     total = sum(info.file_size for info in members)
-    if total > limits.unzipped_bytes or len(members) > 100_000:
+    if total > limits.unzipped_bytes:
         raise ConversionFailure(
             "CONVERSION_MEMORY",
             f"Archive inflates to {total} bytes, over the {limits.unzipped_bytes}-byte limit",

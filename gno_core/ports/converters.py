@@ -17,6 +17,8 @@ class ConvertLimits:
     #: cells of one workbook, or uncompressed bytes of one zip-based document
     cells: int = 2_000_000
     unzipped_bytes: int = 256 * 1024 * 1024
+    #: members of one zip-based document (a real one has tens, or a few thousand parts)
+    zip_members: int = 10_000
 
 
 @dataclass(frozen=True, slots=True)

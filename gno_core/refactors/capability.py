@@ -96,8 +96,11 @@ class Refactors:
     def _target(self, collection: CollectionConfig, source: str, request: Request) -> str:
         folder = posixpath.dirname(source)
         if not isinstance(request, RenameNoteRequest) and request.folder_path is not None:
-            raw = request.folder_path.strip().strip("/")
-            folder = "" if raw in ("", ".") else check_rel_path(raw, "folderPath")
+            # Relative to the collection, as capture takes it: "/x" is refused (absolute),
+            # never re-rooted inside the collection.
+            raw = request.folder_path
+            root = raw.strip(" ") in ("", ".", "./")
+            folder = "" if root else check_rel_path(raw, "folderPath")
         stem, ext = posixpath.splitext(posixpath.basename(source))
         name = request.name
         if name is None and isinstance(request, DuplicateNoteRequest):

@@ -1,11 +1,12 @@
 """Capture planning, pure: where a new note goes, what it says, and the frontmatter it gets.
 
 - **Paths** are relative POSIX paths inside the collection: no leading ``/`` or drive, no ``..``
-  or ``.`` segments, no NUL or backslash, no sensitive folder (``.git``, ``.ssh`` ...), and they
-  must be a path the collection indexes (its pattern, includes and excludes), else the note
-  would be written but never searchable. Without ``path`` the name comes from the title or
-  first heading (else ``capture-<body hash>``) under ``folderPath``, by default
-  ``inbox/YYYY-MM-DD`` (UTC).
+  or ``.`` segments, no NUL or backslash, no control or bidirectional character and no Windows
+  reserved device name (``names``), no sensitive folder (``.git``, ``.ssh`` ...) or key store
+  (``roots.KEY_STORES``), and they must be a path the collection indexes (its pattern, includes
+  and excludes), else the note would be written but never searchable. Without ``path`` the
+  name comes from the title or first heading (else ``capture-<body hash>``; ``con-note`` for a
+  title that is a reserved name) under ``folderPath``, by default ``inbox/YYYY-MM-DD`` (UTC).
 - **Content** is text: no NUL or other C0 control except tab and newlines, no lone surrogate.
 - **Frontmatter** (Markdown notes only): the caller's own block is kept key by key; ``tags``
   are merged with the requested ones (validated, lowercase), ``source`` records the provenance
@@ -28,9 +29,11 @@ from gno_core.contracts.write_requests import CaptureRequest
 from gno_core.contracts.writes import CaptureSource
 from gno_core.errors import InvalidPathError, ValidationError
 from gno_core.indexing.patterns import compile_glob, exclusions
+from gno_core.indexing.roots import key_store_in
 from gno_core.ports.files import FrontmatterParser
 from gno_core.text.frontmatter import first_heading, normalize_tag, split_frontmatter
 from gno_core.text.validity import has_lone_surrogate
+from gno_core.writes.names import name_problem, reserved_name
 from gno_core.writes.presets import PRESETS
 
 __all__ = [
@@ -80,16 +83,23 @@ def _bad_path(message: str, path: str, reason: str) -> InvalidPathError:
 
 
 def check_rel_path(raw: str, what: str = "path") -> str:
-    """``raw`` as a safe relative POSIX path (trailing ``/`` dropped); ``INVALID_PATH`` else."""
+    """``raw`` as a safe relative POSIX path (surrounding spaces and trailing ``/`` dropped);
+    ``INVALID_PATH`` else, ``details.reason`` saying why (``absolute``, ``escape``,
+    ``sensitive`` for a version-control folder or a key store, ``control``, ``bidi`` and
+    ``reserved`` for names a disk or a reader would take for another, ...)."""
     if "\x00" in raw:
         raise _bad_path(f"{what} contains a NUL byte", raw, "nul")
     if "\\" in raw:
         raise _bad_path(f"{what} must use / separators, not \\", raw, "backslash")
-    path = raw.strip().rstrip("/")
-    if not path:
-        raise _bad_path(f"{what} is empty", raw, "empty")
+    problem = name_problem(raw)
+    if problem is not None:
+        raise _bad_path(f"{what} contains {problem[1]}: {raw[:200]!a}", raw, problem[0])
+    path = raw.strip()
     if path.startswith("/") or path.startswith("~") or _DRIVE.match(path):
         raise _bad_path(f"{what} must be relative to the collection: {raw[:200]}", raw, "absolute")
+    path = path.rstrip("/")
+    if not path:
+        raise _bad_path(f"{what} is empty", raw, "empty")
     for segment in path.split("/"):
         if segment in ("", ".", ".."):
             raise _bad_path(f"{what} may not contain '..', '.' or '//': {raw[:200]}", raw, "escape")
@@ -97,6 +107,10 @@ def check_rel_path(raw: str, what: str = "path") -> str:
             raise _bad_path(
                 f"{what} goes into a sensitive folder ({segment}): {raw[:200]}", raw, "sensitive"
             )
+    store = key_store_in(path)
+    if store is not None:
+        raise _bad_path(f"{what} goes into a key store ({store}): {raw[:200]}", raw, "sensitive")
+    for segment in path.split("/"):
         if _CONTROL.search(segment) or has_lone_surrogate(segment):
             raise _bad_path(f"{what} contains control characters", raw, "control")
         if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
@@ -157,6 +171,8 @@ def plan_path(request: CaptureRequest, title: str | None, body: str, today: str)
             rel += ".md"
         return f"{folder}/{rel}" if folder else rel
     stem = slug(title) if title else ""
+    if reserved_name(stem):
+        stem += "-note"  # a title "Con" or "Aux" names con-note.md: Windows cannot hold con.md
     if not stem:
         stem = "capture-" + hashlib.sha256(body.encode("utf-8")).hexdigest()[:12]
     return f"{folder or 'inbox/' + today}/{stem}.md"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import struct
 import zipfile
 
 import pytest
@@ -60,3 +61,38 @@ def test_zip_bombs_and_non_zips_are_refused_before_inflating() -> None:
         check_zip(b"not a zip", ConvertLimits())
     assert junk.value.reason == "CONVERSION_ERROR"
     assert check_zip(buf.getvalue(), ConvertLimits()).namelist() == ["big"]
+
+
+def _empty_members_zip(count: int) -> bytes:
+    """A zip of ``count`` empty stored members, laid out by hand (``ZipFile.writestr`` takes
+    seconds for 100,000)."""
+    local, central = bytearray(), bytearray()
+    for i in range(count):
+        name = f"e/{i}".encode()
+        offset = len(local)
+        local += struct.pack("<4s5H3L2H", b"PK\x03\x04", 20, 0, 0, 0, 0, 0, 0, 0, len(name), 0)
+        local += name
+        central += struct.pack(
+            "<4s6H3L5H2L", b"PK\x01\x02", 20, 20, 0, 0, 0, 0, 0, 0, 0, len(name), 0, 0, 0, 0, 0,
+            offset,
+        )  # fmt: skip
+        central += name
+    cd_end = len(local) + len(central)
+    zip64 = struct.pack(  # past 65,535 members the counts live in the ZIP64 end record
+        "<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count, len(central), len(local)
+    )
+    locator = struct.pack("<4sLQL", b"PK\x06\x07", 0, cd_end, 1)
+    end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 0xFFFF, 0xFFFF, len(central), len(local), 0)
+    return bytes(local + central + zip64 + locator + end)
+
+
+def test_a_zip_of_100000_empty_members_is_refused_for_its_member_count() -> None:
+    with pytest.raises(ConversionFailure) as many:
+        check_zip(_empty_members_zip(100_000), ConvertLimits())
+    assert many.value.reason == "CONVERSION_MEMORY"
+    assert str(many.value) == "Archive has 100000 members, over the 10000-member limit"
+    small = _empty_members_zip(3)
+    assert len(check_zip(small, ConvertLimits(zip_members=3)).infolist()) == 3
+    with pytest.raises(ConversionFailure) as fewer:
+        check_zip(small, ConvertLimits(zip_members=2))
+    assert str(fewer.value) == "Archive has 3 members, over the 2-member limit"
