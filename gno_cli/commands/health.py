@@ -53,6 +53,10 @@ def run_status(ctx: Context) -> int:
             f"Links: {k.total} ({k.resolved} resolved, {k.ambiguous} ambiguous, "
             f"{k.unresolved} unresolved, {k.external} external)  Edge types: {types}"
         )
+        failed = sum(c.failed_count for c in s.collections)
+        if failed:
+            # Their links are not in the index: a link there may be broken unseen.
+            emit(f"  (the links of {failed} files that failed to index are not counted)")
     if s.memory is not None:
         m = s.memory
         emit(

@@ -241,6 +241,9 @@ def test_rename_rewrites_links_the_index_does_not_hold_and_names_what_it_cannot_
     again = cli.ok("status", "--json").json()
     assert {e["relPath"] for e in again["recentErrors"]} == set(failed)
     assert again["links"]["unresolved"] == 0
+    shown_status = cli.ok("status").out
+    assert "0 unresolved" in shown_status
+    assert "(the links of 3 files that failed to index are not counted)" in shown_status
     assert "0 added, 0 updated" in cli.ok("update").out
 
 
@@ -302,3 +305,20 @@ def test_a_save_after_a_killed_apply_survives_the_recovery(tmp_path: Path) -> No
     assert after == before
     [kept] = json.loads(updated.stdout)["recoveredEdits"]
     assert (kept["collection"], kept["relPath"], kept["conflictCopy"]) == ("notes", "hub.md", copy)
+
+
+def test_mv_moves_past_links_the_index_does_not_hold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cli = _unseen_vault(tmp_path, monkeypatch, capsys)
+    vault = tmp_path / "vault"
+    before = _snapshot(vault)
+    done = cli.ok("mv", "notes/old.md", "deep", "--yes", "--json").json()
+    assert done["status"] == "applied" and "notes/bin.md" in done["message"]
+    after = _snapshot(vault)
+    assert set(after) == set(before) - {"old.md"} | {"deep/old.md"}
+    # Bare names still name the note; paths follow it.
+    assert after["broken.md"] == BROKEN_YAML.replace("(old.md", "(deep/old.md").encode()
+    assert after["crowd.md"] == CROWD.replace("./old.md", "./deep/old.md").encode()
+    assert after["big.md"] == before["big.md"]
+    assert after["bin.md"] == before["bin.md"]
