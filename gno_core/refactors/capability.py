@@ -13,7 +13,6 @@ and, under the same lease, before any sync (``IndexRuns.sync``: ``gno update``, 
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 from collections import defaultdict
 from collections.abc import Callable
@@ -32,22 +31,20 @@ from gno_core.contracts.refactors import (
 )
 from gno_core.defaults import TOOL_WRITE_WAIT_SECONDS
 from gno_core.documents import Documents
-from gno_core.domain import IndexedDocument, IngestFailure, SyncBatch
 from gno_core.errors import ConflictError, GnoError, InvalidPathError, ValidationError
 from gno_core.index_handle import IndexHandle
-from gno_core.indexing.ingest import TOO_LARGE, IngestError, build_document
 from gno_core.links.names import MARKDOWN_EXTENSIONS
-from gno_core.links.resolve import resolve_pending
 from gno_core.memory.area import in_facts_area
 from gno_core.ports import FrontmatterParser, NoteFiles
 from gno_core.ports.refactors import RefactorCommit
+from gno_core.refactors.convergence import converge
 from gno_core.refactors.inputs import Inputs, record
 from gno_core.refactors.kept import joined, kept_text, rollback_text
 from gno_core.refactors.model import Plan
 from gno_core.refactors.planner import Planner
 from gno_core.refactors.preview import to_preview
-from gno_core.refactors.reading import SCAN_MAX_BYTES
 from gno_core.refactors.text import Edit, RawText, apply_edits
+from gno_core.refactors.unseen import unseen_message
 from gno_core.writes.capture import check_indexable, check_rel_path
 
 __all__ = ["Refactors"]
@@ -249,7 +246,7 @@ class Refactors:
                     "committed",
                     "pending",
                     digest,
-                    _unseen(preview, joined(exc.message, recovered)),
+                    unseen_message(preview, joined(exc.message, recovered)),
                     instruction="Run `gno update` to index the change",
                 )
         return _result(
@@ -259,7 +256,7 @@ class Refactors:
             "committed",
             "converged",
             digest,
-            _unseen(preview, recovered or None),
+            unseen_message(preview, recovered or None),
         )
 
     def run(
@@ -275,69 +272,7 @@ class Refactors:
         return self.apply("duplicate", request)
 
     def _converge(self, plan: Plan) -> None:
-        config = self.handle.load_config()
-        collections = {c.name: c for c in config.collections}
-        upserts: dict[str, list[IndexedDocument]] = defaultdict(list)
-        failures: dict[str, list[IngestFailure]] = defaultdict(list)
-        for change in plan.changes:
-            if change.after is None:
-                continue
-            collection = next(
-                (c for c in collections.values() if c.path == change.root), plan.collection
-            )
-            note = plan.notes.get((collection.name, change.rel_path))
-            if note is not None and note.failed is not None:
-                # A note sync could not index, edited as text: indexed when it now can be,
-                # else its failure is recorded for the new bytes (as sync would).
-                found = self._ingest_failed(collection, change.rel_path, config)
-                if isinstance(found, IngestFailure):
-                    failures[collection.name].append(found)
-                    continue
-                upserts[collection.name].append(found)
-                continue
-            source, data = self._notes.read(
-                change.root, change.rel_path, config.ingest.max_file_bytes
-            )
-            upserts[collection.name].append(
-                build_document(collection, source, data, self._parser, config.chunking)
-            )
-        index = self.handle.index
-        for name in sorted(set(upserts) | set(failures) | {plan.collection.name}):
-            gone = (
-                (plan.source,)
-                if name == plan.collection.name and plan.operation != "duplicate"
-                else ()
-            )
-            index.ledger.apply_batch(
-                SyncBatch(
-                    name,
-                    upserts=tuple(upserts[name]),
-                    deactivate=gone,
-                    failures=tuple(failures[name]),
-                )
-            )
-        resolve_pending(index.links)
-
-    def _ingest_failed(
-        self, collection: CollectionConfig, rel_path: str, config: GnoConfig
-    ) -> IndexedDocument | IngestFailure:
-        limit = config.ingest.max_file_bytes
-        source, data = self._notes.read(collection.path, rel_path, max(limit, SCAN_MAX_BYTES))
-        sha = hashlib.sha256(data).hexdigest()
-        try:
-            if source.size > limit:
-                raise IngestError(
-                    TOO_LARGE,
-                    f"File is {source.size} bytes, over the {limit}-byte limit "
-                    "(ingest.maxFileBytes)",
-                    rel_path=rel_path,
-                )
-            return build_document(collection, source, data, self._parser, config.chunking)
-        except IngestError as exc:
-            return IngestFailure(
-                collection.name, rel_path, exc.reason, exc.message, sha, source.size,
-                source.mtime_ns,
-            )  # fmt: skip
+        converge(plan, self.handle.load_config(), self._notes, self._parser, self.handle.index)
 
 
 def _check_facts_area(plan: Plan) -> None:
@@ -395,16 +330,6 @@ def _result(
         filesystem=FilesystemOutcome(state=filesystem, recovery_journal_id=journal_id),
         index_convergence=IndexConvergence(state=convergence, recovery_instruction=instruction),
     )
-
-
-def _unseen(preview: RefactorPreview, message: str | None = None) -> str | None:
-    """``message`` and the plan's warnings: an applied plan that could not read every note
-    does not answer as if no link were left broken."""
-    warnings = preview.safety.warnings
-    if not warnings:
-        return message
-    said = "Applied; not every link could be checked: " + "; ".join(warnings)
-    return said if message is None else f"{message}\n{said}"
 
 
 def _diff(plan: Plan) -> list[str]:

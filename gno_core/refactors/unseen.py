@@ -8,12 +8,13 @@ from __future__ import annotations
 import posixpath
 
 from gno_core.config import GnoConfig
+from gno_core.contracts.refactors import RefactorPreview
 from gno_core.links.names import MARKDOWN_EXTENSIONS
 from gno_core.ports import SyncLedger
 from gno_core.refactors.model import Note, Plan
 from gno_core.refactors.reading import SCAN_MAX_LINKS, NoteReader
 
-__all__ = ["names_it", "truncated", "unindexed", "unseen"]
+__all__ = ["names_it", "truncated", "unindexed", "unseen", "unseen_message"]
 
 
 def unindexed(
@@ -60,3 +61,13 @@ def truncated(plan: Plan, note: Note) -> None:
             (note.collection.name, note.rel_path),
             f"links past its first {SCAN_MAX_LINKS:,} are not read",
         )
+
+
+def unseen_message(preview: RefactorPreview, message: str | None = None) -> str | None:
+    """An apply result's ``message`` with the plan's warnings: an applied plan that could not
+    read every note does not answer as if no link were left broken."""
+    warnings = preview.safety.warnings
+    if not warnings:
+        return message
+    said = "Applied; not every link could be checked: " + "; ".join(warnings)
+    return said if message is None else f"{message}\n{said}"
