@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from gno_core.evidence.canonical import content_id, sha256_hex
 from gno_core.evidence.errors import ContextError
 from gno_core.evidence.selection import BYTE_ESTIMATOR, TOKENIZER_ESTIMATOR
+from gno_core.retrieval.query import plain_text
 
 if TYPE_CHECKING:
     from gno_core.contracts.evidence_requests import ContextRequest
@@ -203,14 +204,12 @@ def query_request(request: ContextRequest) -> QueryRequest:
 
 
 def retrieval_query(request: ContextRequest) -> str:
-    """The caller's query, else the goal read as plain words: a goal is prose, so quote marks
-    it leaves open and leading dashes are no query syntax."""
+    """The caller's query, else the goal read as plain words (``plain_text``): a goal is prose,
+    so no quote, dash or asterisk in it is query syntax, and a long goal never fails the
+    grammar's bounds."""
     if request.query:
         return request.query
-    text = request.goal
-    if text.count('"') % 2:
-        text = text.replace('"', " ")
-    return " ".join(w.lstrip("-") or w for w in text.split()) or request.goal
+    return plain_text(request.goal)
 
 
 def _retrieval_echo(request: ContextRequest) -> dict[str, Any]:

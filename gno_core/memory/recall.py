@@ -37,7 +37,7 @@ from gno_core.memory.records import normalize_scopes
 from gno_core.ports.embedder import Embedder
 from gno_core.ports.index import Index
 from gno_core.ports.memory import DocKey, StoredFact
-from gno_core.retrieval.query import parse_query
+from gno_core.retrieval.query import parse_query, plain_text
 
 __all__ = ["LEG_LIMIT", "RRF_K", "recall", "semantic_unavailable"]
 
@@ -141,7 +141,7 @@ def _retrieve(
     index: Index, embedder: Embedder | None, query: str, filters: SearchFilters
 ) -> tuple[list[list[DocKey]], dict[DocKey, StoredDocument], str | None]:
     docs: dict[DocKey, StoredDocument] = {}
-    lexical = index.lexical.search(parse_query(query), filters, LEG_LIMIT)
+    lexical = index.lexical.search(parse_query(plain_text(query)), filters, LEG_LIMIT)
     legs = [[_key(h.document, docs) for h in lexical]]
     unavailable = semantic_unavailable(index, embedder)
     if unavailable is not None or embedder is None:

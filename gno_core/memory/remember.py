@@ -61,7 +61,7 @@ from gno_core.ports import Cancelled, Embedder, FrontmatterParser, NoteFiles
 from gno_core.ports.embedder import Vector, dot
 from gno_core.ports.memory import StoredFact
 from gno_core.retrieval.dates import iso_from_ns
-from gno_core.retrieval.query import parse_query
+from gno_core.retrieval.query import parse_query, plain_text
 from gno_core.text.canonical import canonicalize
 from gno_core.text.frontmatter import split_frontmatter
 
@@ -161,7 +161,7 @@ class MemoryWriter:
         filters = SearchFilters(
             collections=(checked.collection.name,), memory_scopes=checked.scopes
         )
-        hits = index.lexical.search(parse_query(checked.text), filters, CANDIDATE_POOL)
+        hits = index.lexical.search(parse_query(plain_text(checked.text)), filters, CANDIDATE_POOL)
         found = index.memory.facts([(h.document.collection, h.document.rel_path) for h in hits])
         vector_of: dict[str, float] = {}
         if mode == "semantic":  # lexical mode scores by word overlap: no embedding to make

@@ -42,7 +42,7 @@ from gno_core.retrieval.fusion import (
     fuse,
 )
 from gno_core.retrieval.lexical import RankedHit
-from gno_core.retrieval.query import parse_query, words_of
+from gno_core.retrieval.query import parse_query, read_query, words_of
 from gno_core.retrieval.results import (
     HybridHits,
     Note,
@@ -134,7 +134,10 @@ class HybridSearch:
         ]
         intent = "\n".join(t for t in intents if t) or None
 
-        lexical_query = parse_query(request.query)
+        reading = read_query(request.query)
+        lexical_query = reading.query
+        for how in reading.notes:
+            run.note("query", how)
         bm25_keys = self._bm25_leg(run, "bm25", lexical_query.raw, filters, pool, WEIGHT_BM25)
         for i, text in enumerate(terms, 1):
             self._bm25_leg(run, f"term{i}", text, filters, variant_pool, WEIGHT_BM25_VARIANT)

@@ -195,7 +195,8 @@ def test_hybrid_exclusions_inspect_author_and_categories(tmp_path: Path) -> None
 def test_query_validation_errors(tmp_path: Path) -> None:
     env = ready(tmp_path)
     with pytest.raises(ValidationError):
-        env.gno.query(QueryRequest(query='"unbalanced'))
+        env.gno.query(QueryRequest(query='"?!"'))  # no word to search
+    env.gno.query(QueryRequest(query='"unbalanced'))  # a stray quote is text (issue 22)
 
 
 # -- similar -----------------------------------------------------------------------------------
