@@ -11,7 +11,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from gno_core.retrieval.query import STOPWORDS, words_of
+from gno_core.retrieval.query import MAX_CLAUSES, MAX_QUERY_CHARS, STOPWORDS, words_of
 
 FEEDBACK_DOCS = 5
 FEEDBACK_TERMS = 10
@@ -42,5 +42,11 @@ def feedback_query(query: str, texts: Sequence[str]) -> str | None:
     ][:FEEDBACK_TERMS]
     if not chosen:
         return None
-    base = " ".join(w for w in dict.fromkeys(words_of(query)) if w not in STOPWORDS)
-    return f"{base} {' '.join(chosen)}".strip()
+    # The question's words first, cut so that the whole stays within the grammar's bounds
+    # (MAX_CLAUSES words, MAX_QUERY_CHARS characters) with every feedback word kept.
+    added = " ".join(chosen)
+    base = [w for w in dict.fromkeys(words_of(query)) if w not in STOPWORDS]
+    base = base[: MAX_CLAUSES - len(chosen)]
+    while base and len(base) + sum(map(len, base)) + len(added) > MAX_QUERY_CHARS:
+        base.pop()
+    return " ".join([*base, added])

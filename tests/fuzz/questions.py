@@ -108,7 +108,7 @@ def write_facts(root: Path) -> None:
     created = "2026-12-01T09:00:00Z"
     for text, scope in FACTS:
         digest = content_hash(text)
-        rid = record_id(digest, created, "cli:fuzz", "s-0")
+        rid = record_id(digest, created, "cli:fuzz", "s-0", (scope,))
         rel = fact_path(created, rid)
         record = FactRecord(rid, text, (scope,), "cli:fuzz", "s-0", created, digest)
         (root / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -96,9 +96,12 @@ def sentences() -> list[str]:
 
 @st.composite
 def questions(draw: st.DrawFn) -> str:
-    """A real sentence with 1-6 stray pieces: alone, glued before or after a word, or a span
-    of words wrapped in quotes (one side of them possibly missing)."""
+    """A real sentence (or a long paste of them) with 1-6 stray pieces: alone, glued before or
+    after a word, or a span of words wrapped in quotes (one side of them possibly missing)."""
     words = draw(st.sampled_from(sentences())).split()
+    if draw(st.integers(0, 9)) == 0:  # now and then a long paste of many sentences
+        while len(" ".join(words)) < 1800:
+            words += draw(st.sampled_from(sentences())).split()
     for _ in range(draw(st.integers(1, 6))):
         piece = draw(st.sampled_from(STRAY))
         at = draw(st.integers(0, len(words) - 1))
@@ -114,7 +117,8 @@ def questions(draw: st.DrawFn) -> str:
             left, right = draw(st.sampled_from([('"', '"'), ('"', ""), ("", '"'), ("-", "*")]))
             words[at] = left + words[at]
             words[end] = words[end] + right
-    return draw(st.sampled_from([" ", "  ", "\n"])).join(words)
+    text = draw(st.sampled_from([" ", "  ", "\n"])).join(words)
+    return text[:1950]  # within the keyword grammar's 2,000 characters
 
 
 @pytest.fixture(scope="module")
@@ -155,10 +159,10 @@ def test_a_question_goes_through_every_surface(indexes: tuple[Any, Any], questio
         gno.search(SearchRequest(query=question))
         gno.recall(RecallRequest(query=question, collection=memory, scopes=["people", "team"]), me)
     real.vsearch(SearchRequest(query=question))
-    real.query(QueryRequest(query=question, explain=True))
+    real.query(QueryRequest(query=question, thorough=True, explain=True))  # expansion, rerank
     real.query_diagnose(DiagnoseRequest(query=question, target="gno://notes/films.md"))
-    real.context(ContextRequest(goal=question, budgetTokens=8000))
-    real.context(ContextRequest(goal="films", query=question, budgetTokens=8000))
+    real.context(ContextRequest(goal=question, budgetTokens=20_000))
+    real.context(ContextRequest(goal="films", query=question, budgetTokens=20_000))
     real.ask(AskRequest(query=question, verify=True))
 
 

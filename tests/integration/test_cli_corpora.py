@@ -92,7 +92,7 @@ def test_errors_are_enveloped(cli: Cli, tmp_path: Path) -> None:
     (tmp_path / "notes" / "a.md").write_text("# A\n\nalpha beta\n", encoding="utf-8")
     cli.ok("collection", "add", str(tmp_path / "notes"))
     cli.ok("update")
-    bad = cli("search", '"unbalanced', "--json")
+    bad = cli("search", '"?!', "--json")  # no word to search (a stray quote alone is text)
     assert bad.code == 1 and bad.json()["error"]["code"] == "VALIDATION"
     nf = cli("get", "notes/missing.md")
     assert nf.code == 1 and "Document not found" in nf.err

@@ -28,7 +28,7 @@ def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureF
     (notes / "garden.md").write_text("# Garden\n\nTomatoes need full sun.\n", encoding="utf-8")
     memory = tmp_path / "memory"
     digest = content_hash(FACT)
-    rid = record_id(digest, CREATED, "cli:someone", "ppid:1")
+    rid = record_id(digest, CREATED, "cli:someone", "ppid:1", ("people",))
     record = FactRecord(rid, FACT, ("people",), "cli:someone", "ppid:1", CREATED, digest)
     (memory / fact_path(CREATED, rid)).parent.mkdir(parents=True)
     (memory / fact_path(CREATED, rid)).write_text(render_fact(record), encoding="utf-8")

@@ -72,3 +72,18 @@ def test_feedback_query_adds_shared_words_of_the_top_hits() -> None:
     assert expanded.startswith("vitamin d help bones ")
     assert "mineral" in expanded.split() and "density" in expanded.split()
     assert feedback_query("q", ["only one document here"]) is None
+
+
+def test_feedback_query_of_a_long_question_stays_within_the_grammar() -> None:
+    """A 1,980-character question (valid for the grammar) expanded with feedback words must
+    still parse: the feedback words are kept, the question's words cut to make room."""
+    from gno_core.retrieval.query import MAX_CLAUSES, MAX_QUERY_CHARS, parse_query
+
+    question = " ".join(f"w{i:04d}" for i in range(330))
+    assert len(question) <= MAX_QUERY_CHARS
+    expanded = feedback_query(question, ["alpha beta gamma delta"] * 3)
+    assert expanded is not None and len(expanded) <= MAX_QUERY_CHARS
+    assert expanded.endswith(" alpha beta delta gamma")
+    assert len(parse_query(expanded).optional) == MAX_CLAUSES
+    long_word = "x" * 1990
+    assert feedback_query(long_word, ["alpha beta"] * 3) == "alpha beta"

@@ -24,7 +24,7 @@ CREATED = "2026-12-01T09:00:00Z"
 
 def fact_file() -> tuple[str, str]:
     digest = content_hash(FACT)
-    rid = record_id(digest, CREATED, "cli:someone", "ppid:1")
+    rid = record_id(digest, CREATED, "cli:someone", "ppid:1", ("people",))
     record = FactRecord(rid, FACT, ("people",), "cli:someone", "ppid:1", CREATED, digest)
     return fact_path(CREATED, rid), render_fact(record)
 
