@@ -375,6 +375,8 @@ class _Watcher:
                 gno.watch(stop=self._stop.is_set, on_event=lambda e: log.info("%s", e.summary()))
         except GnoError as exc:
             log.error("live indexing stopped: %s", exc.message)
+        except Exception:  # never a silent end of the live index: say why in the server's log
+            log.exception("live indexing stopped")
 
     def stop(self) -> None:
         self._stop.set()

@@ -4,6 +4,7 @@ changes, embeddings behind), until Ctrl-C or SIGTERM."""
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import sys
 import threading
@@ -49,6 +50,13 @@ def run_watch(ctx: Context) -> int:
             emit(event.summary())
         sys.stdout.flush()
 
+    # What the watcher has to say beside the rounds (a collection root gone or replaced and
+    # the watch re-armed, file events unavailable) goes to stderr, with the time.
+    logging.basicConfig(
+        level=logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
     if not ctx.quiet and not ctx.json:
         print("gno watch: watching for changes (Ctrl-C to stop)", file=sys.stderr, flush=True)
     try:

@@ -15,7 +15,10 @@ class ChangeFeed(Protocol):
         burst of changes (a checkout, a save's write-rename dance) arrives as one batch, and
         batches that piled up while the caller was busy are merged into one. Where file events
         are unavailable the feed falls back to a periodic scan and yields ``roots``
-        themselves (every collection is synced)."""
+        themselves (every collection is synced). A root that is removed, recreated, moved
+        away or replaced by a file or a symlink is noticed and logged; once a folder stands
+        there again it is watched and the root itself is yielded (its changes meanwhile were
+        missed), so its collection is synced."""
         ...
 
     def pending(self) -> bool:

@@ -3,7 +3,10 @@ batch, embeddings behind, errors reported without ending the watch."""
 
 from __future__ import annotations
 
+import shutil
 import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -53,7 +56,9 @@ def test_each_batch_is_one_sync_and_embeddings_follow() -> None:
     assert [r.uri for r in gno.search(SearchRequest(query="bravo")).results] == ["gno://notes/b.md"]
 
 
-def test_the_feed_falls_back_to_a_periodic_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_feed_falls_back_to_a_periodic_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import watchfiles
 
     def no_events(*_: object, **__: object) -> object:
@@ -62,10 +67,11 @@ def test_the_feed_falls_back_to_a_periodic_scan(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(watchfiles, "watch", no_events)
     feed = WatchfilesFeed(scan_seconds=0.05)
     stop = threading.Event()
-    batches = feed.batches(["/data/notes"], stop.is_set)
+    batches = feed.batches([str(tmp_path)], stop.is_set)
     first = next(iter(batches))
     stop.set()
-    assert first == frozenset({"/data/notes"})
+    batches.close()  # type: ignore[attr-defined]
+    assert first == frozenset({str(tmp_path)})
     assert feed.fallback_reason is not None and "watch limit" in feed.fallback_reason
 
 
@@ -79,3 +85,35 @@ def test_a_burst_waits_until_it_is_quiet() -> None:
         "/n/late.md",
     }
     assert feed._settle(frozenset({"/n/a.md"}), lambda: False) == {"/n/a.md"}
+
+
+def test_a_failed_re_arm_falls_back_to_the_periodic_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import watchfiles
+
+    real, calls = watchfiles.watch, []
+
+    def first_only(*args: object, **kwargs: object) -> object:
+        calls.append(args)
+        if len(calls) > 1:
+            raise OSError(28, "inotify watch limit reached")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(watchfiles, "watch", first_only)
+    root = tmp_path / "notes"
+    root.mkdir()
+    feed = WatchfilesFeed(scan_seconds=0.05, root_check_seconds=0.05)
+    stop = threading.Event()
+    batches = feed.batches([str(root)], stop.is_set)
+    shutil.rmtree(root)
+    root.mkdir()
+    deadline = time.monotonic() + 10
+    try:
+        while feed.fallback_reason is None and time.monotonic() < deadline:
+            next(batches)
+    finally:
+        stop.set()
+        batches.close()  # type: ignore[attr-defined]
+    assert len(calls) == 2
+    assert feed.fallback_reason is not None and "watch limit" in feed.fallback_reason
