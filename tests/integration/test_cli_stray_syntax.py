@@ -76,3 +76,13 @@ def test_context_ask_and_diagnose_read_the_stray_quote_as_text(cli: Cli) -> None
 def test_stray_operators_never_fail_a_search(cli: Cli, question: str) -> None:
     for command in ("search", "query"):
         cli.ok(command, "--json", "--", question)  # "--": "-tomatoes" is no option
+
+
+def test_a_long_goal_is_read_as_plain_words(cli: Cli) -> None:
+    """A goal may be 16,384 characters; the keyword grammar reads 2,000. A goal is plain text:
+    its first words are searched instead of the capsule failing ``Query is longer than ...``."""
+    goal = (QUESTION + " " + " ".join(f"detail{i}" for i in range(2000)))[:16_000]
+    capsule = cli.ok("context", goal, "--collection", "notes", "--budget", "30000").json()
+    assert [e["uri"] for e in capsule["evidence"]][:1] == ["gno://notes/films.md"]
+    assert len(capsule["retrieval"]["request"]["query"]) <= 2000
+    assert cli.ok("ask", goal[:10_000], "-c", "notes", "--json").json()["answerStatus"]
