@@ -1,6 +1,7 @@
 """``LocalSourceTree``: the ``SourceTree`` port over the local file system (``os.scandir``).
 
-Symlinks are followed only while their target stays inside the (resolved) collection root, and a
+Symlinks are followed only while their target stays inside the (resolved) collection root and
+outside any key store (``roots.key_store_in``: a link ``cloud -> .aws`` is not a way in), and a
 directory reached twice through links is walked once. Excluded names prune whole directories.
 A name that is not valid UTF-8 has no faithful relPath or URI (a lossless escape such as %FF
 would collide with names that really contain "%FF"), so it is yielded as an unindexable entry
@@ -23,6 +24,7 @@ from gno_core.domain import SourceFile
 from gno_core.errors import PathNotFoundError, RuntimeFailure, ValidationError
 from gno_core.indexing.ingest import FILENAME_ENCODING
 from gno_core.indexing.patterns import compile_glob, exclusions
+from gno_core.indexing.roots import key_store_in
 
 __all__ = ["LocalSourceTree"]
 
@@ -74,8 +76,8 @@ class LocalSourceTree:
                 try:
                     if entry.is_symlink():
                         target = os.path.realpath(entry.path)
-                        if not _inside(target, real_root):
-                            continue
+                        if not _inside(target, real_root) or key_store_in(target) is not None:
+                            continue  # out of the root, or an alias of a key store in it
                         info = os.stat(target)
                         if stat.S_ISDIR(info.st_mode):
                             if target not in chain:  # else a cycle back to an ancestor

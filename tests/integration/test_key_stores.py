@@ -52,6 +52,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (work / "keys").symlink_to(home / ".ssh")  # a link out of the root: never followed
     (work / ".aws").mkdir()  # a key store of its own inside the collection: never indexed
     (work / ".aws" / "credentials.md").write_text(f"# aws\n\n{SECRET}\n", encoding="utf-8")
+    (work / "cloud").symlink_to(work / ".aws")  # links inside the root to it: not followed
+    (work / "docs" / "creds.md").symlink_to(work / ".aws" / "credentials.md")
     monkeypatch.setenv("HOME", str(home))
     for var in ("CONFIG", "DATA", "CACHE"):
         monkeypatch.setenv(f"GNO_{var}_DIR", str(tmp_path / "gno" / var.lower()))
