@@ -144,3 +144,28 @@ def test_rest_rename_previews_then_applies_with_the_digest_and_needs_write_acces
         assert got.status_code == 200
         copy = http.post("/api/docs/duplicate", json={"ref": "notes/alpha-renamed.md"}).json()
         assert (copy["status"], copy["target"]["relPath"]) == ("applied", "alpha-renamed-copy.md")
+
+
+def test_rest_refuses_unsafe_names_and_absolute_folders() -> None:
+    """The REST write routes take the tools' rules (issue 21, failure 8): an absolute
+    ``folderPath`` in a move or duplicate is refused, not re-rooted; control, bidi and reserved
+    names are refused in a capture and a rename."""
+    with (
+        served(mode="serve", enable_write=True) as server,
+        httpx.Client(base_url=server.base, timeout=10) as http,
+    ):
+        refused = [
+            http.post("/api/docs/move", json={"action": "preview", "ref": "notes/alpha.md",
+                                               "folderPath": "/etc"}),
+            http.post("/api/docs/duplicate", json={"ref": "notes/alpha.md", "folderPath": "/tmp"}),
+            http.post("/api/docs/rename", json={"action": "preview", "ref": "notes/alpha.md",
+                                                 "name": "evil\u202egpj.md"}),
+            http.post("/api/docs/rename", json={"action": "preview", "ref": "notes/alpha.md",
+                                                 "name": "CON"}),
+            http.post("/api/capture", json={**NOTE, "path": "a\nb.md"}),
+            http.post("/api/capture", json={**NOTE, "folderPath": "aux"}),
+        ]  # fmt: skip
+        assert [(r.status_code, r.json()["error"]["code"]) for r in refused] == [
+            (400, "INVALID_PATH")
+        ] * len(refused)
+        assert http.post("/api/search", json={"query": "narwhal"}).json()["results"] == []
