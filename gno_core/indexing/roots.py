@@ -10,8 +10,8 @@ so every front end that adds a collection (CLI, MCP ``gno_add_collection``) appl
   the resolved path, case-insensitively, so another user's ``.ssh`` or one reached through a
   symlink is refused as well. ``key_store_in`` is the same test for a file inside a collection.
 - **Broad roots** (``/``, the home folder, system folders, ``/home``, ``/tmp`` ...) and the
-  home folder's other hidden folders and everything under them (``~/.config``, ``~/.local/share``,
-  ``~/.cache/x`` ...) are refused (``details.code`` ``BROAD_ROOT``) unless the person passes
+  home folder's other hidden folders, its macOS ``Library``, and everything under them
+  (``~/.config``, ``~/.local/share``, ``~/.cache/x`` ...) are refused (``details.code`` ``BROAD_ROOT``) unless the person passes
   ``allow_broad`` (the CLI's ``--allow-broad-root``); an agent's tool call never can.
   ``/tmp/notes``, ``/home/ana/notes`` or ``/opt/wiki`` are fine.
 - ``overlapping_root`` finds an existing collection whose root contains, or is inside, a new one.
@@ -101,13 +101,12 @@ KEY_STORES: tuple[tuple[str, ...], ...] = tuple(
         ".config/microsoft-edge",
         ".config/vivaldi",
         "library/keychains",
-        "library/cookies",
-        "etc/ssh",
-        "etc/ssl/private",
-        "etc/pki",
-        "etc/letsencrypt",
     )
 )
+#: Key stores that are one only where the system puts them: ``Library/Cookies`` in that case
+#: (a notes folder ``library/cookies`` of recipes is not one), the host's keys under ``/etc``.
+EXACT_KEY_STORES = ("Library/Cookies",)
+SYSTEM_KEY_STORES = ("/etc/ssh", "/etc/ssl/private", "/etc/pki", "/etc/letsencrypt")
 _BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {
     first: tuple(store for store in KEY_STORES if store[0] == first)
     for first in {store[0] for store in KEY_STORES}
@@ -132,26 +131,36 @@ def _norm(path: str) -> str:
 
 def key_store_in(path: str) -> str | None:
     """The key store ``path`` is or lies under (the path up to and including it, as spelled
-    in ``path``), or None. ``path`` is absolute or relative; segments compare case-insensitively
-    (a case-insensitive disk opens ``~/.SSH`` as ``~/.ssh``). Cheap: one dict look-up a
-    segment, so sync asks it of every file it walks."""
+    in ``path``), or None. ``path`` is absolute or relative; ``KEY_STORES`` segments compare
+    case-insensitively (a case-insensitive disk opens ``~/.SSH`` as ``~/.ssh``). Cheap: one
+    dict look-up a segment, so sync asks it of every file it walks."""
     segments = [s for s in path.split("/") if s]
     folded = [s.casefold() for s in segments]
+    head = "/" if path.startswith("/") else ""
     for i, segment in enumerate(folded):
         for store in _BY_FIRST.get(segment, ()):
             if tuple(folded[i : i + len(store)]) == store:
-                head = "/" if path.startswith("/") else ""
                 return head + "/".join(segments[: i + len(store)])
+    joined = "/" + "/".join(segments) + "/"
+    for exact in EXACT_KEY_STORES:
+        at = joined.find("/" + exact + "/")
+        if at >= 0:
+            return head + joined[1 : at + 1 + len(exact)]
+    if head:
+        for system in SYSTEM_KEY_STORES:
+            if joined.startswith(system + "/"):
+                return system
     return None
 
 
 def _hidden_home_folder(norm: str, home: str) -> str | None:
-    """The hidden folder of ``home`` that ``norm`` is or lies under (``~/.config`` for
-    ``~/.config/x/y``), or None."""
+    """The hidden folder of ``home`` (or its macOS ``Library``) that ``norm`` is or lies under
+    (``~/.config`` for ``~/.config/x/y``), or None."""
     if not home or home == "/" or not norm.startswith(home + "/"):
         return None
     first = norm[len(home) + 1 :].split("/", 1)[0]
-    return posixpath.join(home, first) if first.startswith(".") else None
+    hidden = first.startswith(".") or first.casefold() == "library"
+    return posixpath.join(home, first) if hidden else None
 
 
 def broad_root_reason(path: str, home: str) -> str | None:

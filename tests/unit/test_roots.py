@@ -49,6 +49,8 @@ REFUSED = [
     HOME + "/.local/share/notes",
     HOME + "/.cache/x",
     HOME + "/.obsidian",
+    HOME + "/Library",  # macOS: settings, caches, mail, keychains
+    HOME + "/Library/Application Support/notes",
 ]
 #: Never a root, whoever asks and with no override: key stores and anything under them.
 KEY_STORES = [
@@ -69,6 +71,9 @@ KEY_STORES = [
     HOME + "/.mozilla/firefox/x.default",
     HOME + "/.terraform.d",
     HOME + "/Library/Keychains",
+    HOME + "/library/keychains",
+    HOME + "/Library/Cookies",
+    "/etc/ssh/keys",
     "/home/bob/.ssh",  # another user's
     "/root/.aws",
     "/srv/backup/home/ana/.gnupg",
@@ -88,6 +93,8 @@ ALLOWED = [
     "/home/ana/work/ssh",
     "/home/ana/docs/config/gh",
     "/etc-notes/ssh",
+    "/home/ana/notes/etc/ssh",  # only the host's own /etc/ssh
+    "/home/ana/notes/library/cookies",  # recipes, not Library/Cookies
 ]
 
 
@@ -127,6 +134,10 @@ def test_key_store_in_names_the_store_as_spelled() -> None:
     assert key_store_in("work/.config/gh/hosts.yml") == "work/.config/gh"
     assert key_store_in("docs/.netrc") == "docs/.netrc"
     assert key_store_in("docs/config/gh/x.md") is None
+    assert key_store_in("/Users/ana/Library/Cookies/x") == "/Users/ana/Library/Cookies"
+    assert key_store_in("Library/Cookies/x") == "Library/Cookies"
+    assert key_store_in("/etc/ssl/private/k.pem") == "/etc/ssl/private"
+    assert key_store_in("etc/ssl/private/k.pem") is None
 
 
 def test_hidden_home_folders_need_the_persons_override() -> None:
