@@ -141,3 +141,10 @@ def test_the_cli_refuses_key_stores_even_with_the_override(
     cli.ok("collection", "add", str(home / ".config" / "app"), "--allow-broad-root")
     cli.ok("update")
     assert "b3BlbnNzaC1rZXktdjEAAAAA" not in cli("search", "OPENSSH", "--json").out
+    # The whole home folder, the person insisting: every key store in it is still left out.
+    cli.ok("collection", "remove", "app")
+    cli.ok("collection", "add", str(home), "--allow-broad-root", "--pattern", "**/*")
+    cli.ok("update")
+    assert cli.ok("search", "wombat", "--json").json()["results"]  # the rest is indexed
+    found = cli.ok("search", "OPENSSH PRIVATE KEY", "--json", "-n", "100")
+    assert "b3BlbnNzaC1rZXktdjEAAAAA" not in found.out
