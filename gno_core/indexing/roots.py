@@ -107,10 +107,19 @@ KEY_STORES: tuple[tuple[str, ...], ...] = tuple(
 #: (a notes folder ``library/cookies`` of recipes is not one), the host's keys under ``/etc``.
 EXACT_KEY_STORES = ("Library/Cookies",)
 SYSTEM_KEY_STORES = ("/etc/ssh", "/etc/ssl/private", "/etc/pki", "/etc/letsencrypt")
-_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {
-    first: tuple(store for store in KEY_STORES if store[0] == first)
-    for first in {store[0] for store in KEY_STORES}
-}
+_DOTTED = sorted("/".join(store)[1:] for store in KEY_STORES if store[0].startswith("."))
+_PLAIN = sorted("/".join(store) for store in KEY_STORES if not store[0].startswith("."))
+_STORES_RX = re.compile(  # "/." first, so most positions fail at once
+    r"(?:^|/)(\.(?:"
+    + "|".join(map(re.escape, _DOTTED))
+    + ")|"
+    + "|".join(map(re.escape, _PLAIN))
+    + r")(?=/|$)",
+    re.IGNORECASE,
+)
+_EXACT_RX = re.compile(
+    "(?:^|/)(" + "|".join(re.escape(store) for store in EXACT_KEY_STORES) + ")(?=/|$)"
+)
 _HOME = "the home folder"
 _BROAD = "a folder that holds far more than notes"
 _HINTED = (_HOME, _BROAD)
@@ -132,24 +141,22 @@ def _norm(path: str) -> str:
 def key_store_in(path: str) -> str | None:
     """The key store ``path`` is or lies under (the path up to and including it, as spelled
     in ``path``), or None. ``path`` is absolute or relative; ``KEY_STORES`` segments compare
-    case-insensitively (a case-insensitive disk opens ``~/.SSH`` as ``~/.ssh``). Cheap: one
-    dict look-up a segment, so sync asks it of every file it walks."""
-    segments = [s for s in path.split("/") if s]
-    folded = [s.casefold() for s in segments]
-    head = "/" if path.startswith("/") else ""
-    for i, segment in enumerate(folded):
-        for store in _BY_FIRST.get(segment, ()):
-            if tuple(folded[i : i + len(store)]) == store:
-                return head + "/".join(segments[: i + len(store)])
-    joined = "/" + "/".join(segments) + "/"
-    for exact in EXACT_KEY_STORES:
-        at = joined.find("/" + exact + "/")
-        if at >= 0:
-            return head + joined[1 : at + 1 + len(exact)]
-    if head:
-        for system in SYSTEM_KEY_STORES:
-            if joined.startswith(system + "/"):
-                return system
+    case-insensitively (a case-insensitive disk opens ``~/.SSH`` as ``~/.ssh``). Cheap (two
+    regular expressions, skipped for a path with no hidden segment, ``library`` or ``/etc/``),
+    so sync asks it of every file it walks."""
+    if (
+        "/." not in path
+        and not path.startswith(".")
+        and "ibrary" not in path.casefold()
+        and not path.startswith("/etc/")
+    ):
+        return None  # every store is a hidden segment but these
+    found = _STORES_RX.search(path) or _EXACT_RX.search(path)
+    if found is not None:
+        return path[: found.end(1)]
+    for system in SYSTEM_KEY_STORES:
+        if path == system or path.startswith(system + "/"):
+            return system
     return None
 
 
