@@ -6,7 +6,7 @@ CLI (one ``python -m gno_cli.main`` process per command):
 1. Editor during apply (``--rounds``): ``gno rename v/<hub> h<n> --yes --json`` runs while an
    editor thread appends a line to three linking notes in turn every ``--interval`` seconds
    (what an autosave does; ``--mode replace`` saves by writing a temporary file and renaming
-   it over instead). The editor starts when the apply's journal appears, after a delay that
+   it over instead); the three are a quarter, half and three quarters down the commit's order. The editor starts when the apply's journal appears, after a delay that
    differs per round (so each phase of the commit is hit: staging, the swaps, after the commit
    point), and stops when the process exits. ``gno update`` first, each round: the previous
    round's saves would block the plan (``sync_pending``) before the commit is reached.
@@ -41,7 +41,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Editor start delays after the journal appears (seconds), one per round, in turn.
-DELAYS = (0.0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.8, 1.2)
+DELAYS = (0.0, 0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
 EDITED = 3
 
 
@@ -63,7 +63,9 @@ class Vault:
             (self.notes / f"n{i:04d}.md").write_text(
                 f"# Note {i}\n\nAbout note {i}: see [[hub]] and [[hub|the hub]].\n"
             )
-        self.edited = [self.notes / f"n{i:04d}.md" for i in range(1, 1 + EDITED)]
+        # Spread over the commit's order, so the editor saves while other files are swapped.
+        spread = [max(1, inbound * (k + 1) // (EDITED + 1)) for k in range(EDITED)]
+        self.edited = [self.notes / f"n{i:04d}.md" for i in spread]
         self.gno("init", str(self.notes), "--name", "v")
         self.gno("update")
 

@@ -15,7 +15,6 @@ import contextlib
 import hashlib
 import os
 import posixpath
-from collections.abc import Iterator
 from typing import Any
 
 from gno_adapters.files.notes import _segments, _walk_to
@@ -92,20 +91,25 @@ def kept_details(kept: list[KeptEdit]) -> dict[str, Any]:
 
 def rollback(journal: dict[str, Any]) -> list[KeptEdit]:
     """Put every file of ``journal`` back as it was, except the ones changed since the commit
-    wrote them (returned); then remove the folders the commit created (when empty)."""
+    wrote them (returned); then remove the folders the commit created (when empty). Each
+    folder is walked once and fsynced once, at the end."""
     kept: list[KeptEdit] = []
-    for entry in reversed(journal["changes"]):
-        with _folder_or_none(entry["root"], entry["relPath"]) as found:
-            if found is None:
-                continue
-            folder, name = found
+    folders = Folders()
+    try:
+        for entry in reversed(journal["changes"]):
+            try:
+                folder, name = folders.get(entry["root"], entry["relPath"])
+            except FileNotFoundError:
+                continue  # a folder on the way is gone: nothing of this entry is there
             if entry["before"] is None:
                 kept += _undo_new(folder, name, entry, journal["id"])
             elif entry["after"] is None:
                 kept += _undo_removal(folder, name, entry, journal["id"])
             else:
                 kept += _undo_replace(folder, name, entry, journal["id"])
-            os.fsync(folder)
+        folders.sync()
+    finally:
+        folders.close()
     for path in reversed(journal["createdFolders"]):
         with contextlib.suppress(OSError):
             os.rmdir(path)
@@ -210,18 +214,3 @@ def _restore(folder: int, name: str, entry: dict[str, Any], journal_id: str) -> 
         return []
     exchange(folder, backup, name)  # saved in between: the user's save wins
     return [keep_aside(folder, entry, journal_id, backup)]
-
-
-@contextlib.contextmanager
-def _folder_or_none(root: str, rel_path: str) -> Iterator[tuple[int, str] | None]:
-    """The descriptor of the folder of ``rel_path`` and its file name, or None when a folder
-    on the way is missing."""
-    *folders, name = _segments(rel_path)
-    stack = contextlib.ExitStack()
-    try:
-        fd = stack.enter_context(_walk_to(root, folders, rel_path, create=False))
-    except FileNotFoundError:
-        yield None
-        return
-    with stack:
-        yield fd, name
