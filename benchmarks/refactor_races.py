@@ -56,6 +56,7 @@ class Vault:
             "GNO_CACHE_DIR": str(work / "cache"),
             "PYTHONPATH": str(code),
         }
+        self.code = str(code)  # the working folder too: ``-m`` puts it first on the path
         self.hub = "hub.md"
         self.notes.mkdir(parents=True)
         (self.notes / self.hub).write_text("# Hub\n\nThe hub.\n")
@@ -73,6 +74,7 @@ class Vault:
         done = subprocess.run(
             [sys.executable, "-m", "gno_cli.main", *argv],
             env=self.env,
+            cwd=self.code,
             capture_output=True,
             text=True,
             check=False,
@@ -86,6 +88,7 @@ class Vault:
         return subprocess.Popen(
             [sys.executable, "-m", "gno_cli.main", *argv],
             env=self.env,
+            cwd=self.code,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
