@@ -21,10 +21,10 @@ import stat
 from collections.abc import Callable, Iterator
 
 from gno_core.domain import SourceFile
-from gno_core.errors import PathNotFoundError, RuntimeFailure, ValidationError
+from gno_core.errors import InvalidPathError, PathNotFoundError, RuntimeFailure, ValidationError
 from gno_core.indexing.ingest import FILENAME_ENCODING
 from gno_core.indexing.patterns import compile_glob, exclusions
-from gno_core.indexing.roots import key_store_in
+from gno_core.indexing.roots import KEY_STORE, key_store_in
 
 __all__ = ["LocalSourceTree"]
 
@@ -39,7 +39,9 @@ class LocalSourceTree:
     ) -> Iterator[SourceFile]:
         """Regular files under ``root`` matching ``pattern`` or ``include``, none of whose path
         segments matches ``exclude``, sorted by relative path. Raises ``PATH_NOT_FOUND`` (on the
-        first ``next``) when ``root`` is not a directory."""
+        first ``next``) when ``root`` is not a directory, ``INVALID_PATH`` (``details.code``
+        ``KEY_STORE``) when it resolves into a key store (a root swapped for a link to one after
+        it was added, or a configuration from before the rule)."""
         if not os.path.isdir(root):
             raise PathNotFoundError(
                 f"Collection root not found or not a directory: {root}", details={"path": root}
@@ -48,6 +50,12 @@ class LocalSourceTree:
         extensions = frozenset(ext.lower() for ext in include)
         excluded_name, excluded_path = exclusions(exclude)
         real_root = os.path.realpath(root)
+        store = key_store_in(real_root)
+        if store is not None:
+            raise InvalidPathError(
+                f"Collection root {root} is, or is inside, the key store {store}: not read",
+                details={"code": KEY_STORE, "path": root, "keyStore": store},
+            )
         found: list[SourceFile] = []
         # (directory as walked, its relative prefix, its real path, real paths of its ancestors)
         stack: list[tuple[str, str, str, frozenset[str]]] = [

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gno_core.domain import SourceFile
-from gno_core.errors import PathNotFoundError, RuntimeFailure, ValidationError
+from gno_core.errors import InvalidPathError, PathNotFoundError, RuntimeFailure, ValidationError
 from gno_core.indexing.patterns import compile_glob, exclusions
+from gno_core.indexing.roots import KEY_STORE, key_store_in
 
 __all__ = ["InMemorySourceTree"]
 
@@ -63,6 +64,12 @@ class InMemorySourceTree:
         if root not in self._dirs:
             raise PathNotFoundError(
                 f"Collection root not found or not a directory: {root}", details={"path": root}
+            )
+        store = key_store_in(root)
+        if store is not None:
+            raise InvalidPathError(
+                f"Collection root {root} is, or is inside, the key store {store}: not read",
+                details={"code": KEY_STORE, "path": root, "keyStore": store},
             )
         matches = compile_glob(pattern).fullmatch
         extensions = frozenset(ext.lower() for ext in include)

@@ -14,8 +14,10 @@ class SourceTree(Protocol):
     ) -> Iterator[SourceFile]:
         """Yield every regular file under ``root`` that matches ``pattern`` (a glob over the POSIX
         relative path, ``**`` crossing directories) or whose extension is in ``include``, and no
-        path segment of which matches ``exclude``. Never leaves ``root`` through symlinks. Order
-        is deterministic (sorted by relative path). Raises ``PATH_NOT_FOUND`` if ``root`` is gone."""
+        path segment of which matches ``exclude``. Never leaves ``root`` through symlinks, nor
+        follows one into a key store. Order is deterministic (sorted by relative path). Raises
+        ``PATH_NOT_FOUND`` if ``root`` is gone, ``INVALID_PATH`` (``details.code`` ``KEY_STORE``)
+        if it resolves into a key store (``gno_core.indexing.roots.key_store_in``)."""
         ...
 
     def read(self, abs_path: str, max_bytes: int) -> bytes:

@@ -151,6 +151,23 @@ def test_empty_root(make_tree: TreeFactory) -> None:
     assert list(tree.walk(root, DEFAULT_PATTERN, (), ())) == []
 
 
+@pytest.mark.parametrize("kind", ["local", "memory"])
+@pytest.mark.parametrize("store", [".ssh", ".config/gh", ".gnupg/private-keys-v1.d"])
+def test_a_root_in_a_key_store_is_refused(kind: str, store: str, tmp_path: Path) -> None:
+    tree: SourceTree
+    if kind == "local":
+        (tmp_path / store).mkdir(parents=True)
+        (tmp_path / store / "id.md").write_text("key\n")
+        tree, root = LocalSourceTree(), str(tmp_path / store)
+    else:
+        tree = InMemorySourceTree()
+        tree.write(f"/mem/{store}/id.md", b"key\n")
+        root = f"/mem/{store}"
+    with pytest.raises(GnoError) as info:
+        list(tree.walk(root, "**", (), ()))
+    assert (info.value.code, info.value.details["code"]) == ("INVALID_PATH", "KEY_STORE")
+
+
 # -- the local file system only ----------------------------------------------------------------
 
 
@@ -181,6 +198,15 @@ def test_symlinks_leaving_the_root_are_not_followed(disk: Path) -> None:
     (disk / "sub" / "dotdot").symlink_to("../../outside", target_is_directory=True)
     (disk / "broken.md").symlink_to(disk / "missing.md")
     assert _walk(disk) == ["sub/real.md"]
+
+
+def test_symlinks_into_a_key_store_are_not_followed(disk: Path) -> None:
+    (disk / ".aws").mkdir()
+    (disk / ".aws" / "credentials.md").write_text("key\n")
+    (disk / "cloud").symlink_to(disk / ".aws", target_is_directory=True)
+    (disk / "creds.md").symlink_to(disk / ".aws" / "credentials.md")
+    (disk / "home-link").symlink_to(disk.parent / "outside", target_is_directory=True)
+    assert _walk(disk) == [".aws/credentials.md", "sub/real.md"]  # sync drops the first
 
 
 def test_symlink_cycles_terminate(disk: Path) -> None:

@@ -148,3 +148,21 @@ def test_the_cli_refuses_key_stores_even_with_the_override(
     assert cli.ok("search", "wombat", "--json").json()["results"]  # the rest is indexed
     found = cli.ok("search", "OPENSSH PRIVATE KEY", "--json", "-n", "100")
     assert "b3BlbnNzaC1rZXktdjEAAAAA" not in found.out
+
+
+def test_a_root_swapped_for_a_link_to_a_key_store_is_not_read(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cli = Cli(home.parent / "gno", monkeypatch, capsys)
+    notes = home / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A\n\nwombat\n", encoding="utf-8")
+    cli.ok("collection", "add", str(notes), "--pattern", "**/*")
+    cli.ok("update")
+    (notes / "a.md").unlink()
+    notes.rmdir()
+    notes.symlink_to(home / ".ssh")  # after the add: the root is now the key store
+    run = cli("update", "--json")
+    assert "KEY_STORE" in run.out or "key store" in run.out, run.out
+    found = cli.ok("search", "OPENSSH PRIVATE KEY", "--json", "-n", "100")
+    assert "b3BlbnNzaC1rZXktdjEAAAAA" not in found.out
