@@ -56,7 +56,7 @@ from gno_core.indexing.ingest import (
     convert_limits,
     extractor_for,
 )
-from gno_core.indexing.roots import key_store_in
+from gno_core.indexing.roots import KEY_STORE, key_store_in
 from gno_core.links.resolve import resolve_pending
 from gno_core.ports.clock import Clock
 from gno_core.ports.converters import DocumentConverter
@@ -197,7 +197,9 @@ class _CollectionSync:
         except GnoError as exc:
             self.failed = 1
             self.failures.append(SyncFailure(rel_path="", code=exc.code, message=exc.message))
-            return self._result(started)
+            if exc.details.get("code") != KEY_STORE:
+                return self._result(started)
+            files = []  # the root is a key store: what was indexed from it goes inactive
         states = self.ledger.source_states(name)
         total = len(files)
         self._report(0, total, "")

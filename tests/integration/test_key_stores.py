@@ -166,3 +166,6 @@ def test_a_root_swapped_for_a_link_to_a_key_store_is_not_read(
     assert "KEY_STORE" in run.out or "key store" in run.out, run.out
     found = cli.ok("search", "OPENSSH PRIVATE KEY", "--json", "-n", "100")
     assert "b3BlbnNzaC1rZXktdjEAAAAA" not in found.out
+    # What the collection held is inactive too: a configuration from before the rule whose
+    # root is a key store keeps none of it searchable after the next update.
+    assert cli.ok("search", "wombat", "--json").json()["results"] == []
