@@ -273,18 +273,26 @@ class _Arming:
         """A new watch over the roots that are folders now (None if none is), set up before
         ``old`` is closed; then ``resync`` is queued, since its events before were missed."""
         armed = [root for root in self._roots if self._states[root].watchable]
-        new = self._feed._open(self._watchfiles, armed, self._done) if armed else None
+        new: _Watch | None = None
         first: set[str] = set()
-        if new is not None:
-            try:
+        try:
+            if armed:
+                new = self._feed._open(self._watchfiles, armed, self._done)
                 first = {path for _, path in next(new, set())}
-            except Exception:
+        except Exception:
+            if new is not None:
                 new.close()
-                # The race of a root going away between the check and the watch: look again.
-                back = self._recheck(set())
-                if back is None:
-                    raise
+            # The race of a root going away between the check and the watch: look again.
+            back = self._recheck(set())
+            if back is not None:
                 return self._arm(old, resync | back)
+            if old is None:
+                raise
+            # Two watches at once may pass the OS limit (inotify watches): without the old
+            # one, once more; every root is synced, since none was watched for a moment.
+            log.warning("the new watch could not be set up beside the old one; retrying alone")
+            old.close()
+            return self._arm(None, resync | set(armed))
         if old is not None:
             old.close()
         self._ready.set()

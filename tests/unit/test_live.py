@@ -3,6 +3,7 @@ batch, embeddings behind, errors reported without ending the watch."""
 
 from __future__ import annotations
 
+import logging
 import shutil
 import threading
 import time
@@ -87,20 +88,23 @@ def test_a_burst_waits_until_it_is_quiet() -> None:
     assert feed._settle(frozenset({"/n/a.md"}), lambda: False) == {"/n/a.md"}
 
 
-def test_a_failed_re_arm_falls_back_to_the_periodic_scan(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _replace_root_under_a_feed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: set[int]
+) -> tuple[WatchfilesFeed, list[frozenset[str]], int]:
+    """A feed over a real folder whose ``watchfiles.watch`` calls numbered in ``failing`` raise
+    (the OS watch limit): the root is recreated; the batches until the root was yielded after
+    the third call (re-armed or fallen back) are returned with the number of calls."""
     import watchfiles
 
     real, calls = watchfiles.watch, []
 
-    def first_only(*args: object, **kwargs: object) -> object:
+    def limited(*args: object, **kwargs: object) -> object:
         calls.append(args)
-        if len(calls) > 1:
+        if len(calls) in failing:
             raise OSError(28, "inotify watch limit reached")
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(watchfiles, "watch", first_only)
+    monkeypatch.setattr(watchfiles, "watch", limited)
     root = tmp_path / "notes"
     root.mkdir()
     feed = WatchfilesFeed(scan_seconds=0.05, root_check_seconds=0.05)
@@ -108,12 +112,34 @@ def test_a_failed_re_arm_falls_back_to_the_periodic_scan(
     batches = feed.batches([str(root)], stop.is_set)
     shutil.rmtree(root)
     root.mkdir()
+    seen: list[frozenset[str]] = []
     deadline = time.monotonic() + 10
     try:
-        while feed.fallback_reason is None and time.monotonic() < deadline:
-            next(batches)
+        while time.monotonic() < deadline:
+            seen.append(next(batches))
+            fell_back = feed.fallback_reason is not None
+            if len(calls) >= 3 and str(root) in seen[-1] and fell_back == (3 in failing):
+                break  # the sync after the re-arm, or the periodic scan's
     finally:
         stop.set()
         batches.close()  # type: ignore[attr-defined]
-    assert len(calls) == 2
+    return feed, seen, len(calls)
+
+
+def test_a_re_arm_past_the_watch_limit_retries_without_the_old_watch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="gno_adapters.watch.feed")
+    feed, seen, calls = _replace_root_under_a_feed(tmp_path, monkeypatch, {2})
+    assert calls == 3 and feed.fallback_reason is None
+    assert str(tmp_path / "notes") in seen[-1]  # synced after the re-arm
+    assert "retrying alone" in caplog.text and "re-armed" in caplog.text
+
+
+def test_a_failed_re_arm_falls_back_to_the_periodic_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    feed, seen, calls = _replace_root_under_a_feed(tmp_path, monkeypatch, {2, 3})
+    assert calls == 3
     assert feed.fallback_reason is not None and "watch limit" in feed.fallback_reason
+    assert seen[-1] == frozenset({str(tmp_path / "notes")})  # the periodic full sync
