@@ -302,13 +302,12 @@ class _Arming:
         return new
 
     def _may_sync(self, path: str) -> bool:
-        """Whether ``path`` is not under a root that is now a file or a symlink not followed
-        (a sync must not read through it); paths under a root that is gone still go, so the
-        sync reports the missing root."""
-        for root, state in self._states.items():
-            if state.problem not in (None, "gone") and _under(path, root):
-                return False
-        return True
+        """Whether ``path`` is under no root that is now gone, a file or a symlink not
+        followed: nothing is synced there until a folder stands there again (then it is), so
+        no sync reads through a link that replaced the root."""
+        return not any(
+            not state.watchable and _under(path, root) for root, state in self._states.items()
+        )
 
     def _put(self, paths: set[str]) -> None:
         if paths:
