@@ -13,7 +13,7 @@ from gno_core.contracts import document as document_contract
 from gno_core.contracts.collections import TagCount, TagsList, TagsMeta
 from gno_core.errors import NotFoundError, ValidationError
 from gno_core.identity import parse_ref
-from gno_core.retrieval.results import conversion_info, source_info
+from gno_core.retrieval.results import conversion_info, coordinate_space, source_info
 from gno_core.text.validity import require_text
 
 if TYPE_CHECKING:
@@ -204,6 +204,7 @@ class _Batch:
                 content=content,
                 truncated=truncated,
                 total_lines=markdown.count("\n"),
+                coordinate_space=coordinate_space(doc),
                 source=source_info(doc),
             )
         )
@@ -256,6 +257,7 @@ def _get_result(
         content=content,
         total_lines=total,
         returned_lines=document_contract.LineSpan(start=start, end=end) if total else None,
+        coordinate_space=coordinate_space(doc),
         language=doc.meta.language,
         source=source_info(doc),
         conversion=conversion_info(doc),

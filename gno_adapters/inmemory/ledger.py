@@ -7,6 +7,7 @@ from dataclasses import replace
 from gno_adapters.inmemory import bm25
 from gno_adapters.inmemory.state import InMemoryState, _Row, normalize_tag
 from gno_core.domain import (
+    Chunk,
     FailureRecord,
     IndexedDocument,
     IngestFailure,
@@ -16,6 +17,7 @@ from gno_core.domain import (
 )
 from gno_core.errors import DuplicateError
 from gno_core.identity import make_docid
+from gno_core.indexing.reuse import embedding_key
 from gno_core.retrieval.dates import iso_from_ns, parse_document_date
 
 
@@ -103,6 +105,8 @@ class InMemoryLedger:
         chunks = tuple(sorted(item.chunks, key=lambda c: c.seq))
         if self._s.chunks.get(item.mirror_hash) != chunks:
             self._drop_vectors({item.mirror_hash})
+            if old is not None and old.doc.mirror_hash != item.mirror_hash:
+                self._carry_vectors(old.doc, item, chunks)
         self._s.chunks[item.mirror_hash] = chunks
         doc = StoredDocument(
             collection=item.collection,
@@ -132,6 +136,23 @@ class InMemoryLedger:
         self._s.rows[key] = _Row(doc, item.ingest_version, fields, tags, date_ns, item.fact)
         self._s.failures.pop(key, None)
         self._s.failure_seq.pop(key, None)
+
+    def _carry_vectors(
+        self, old: StoredDocument, item: IndexedDocument, chunks: tuple[Chunk, ...]
+    ) -> None:
+        """Chunks whose embedded text is unchanged take the vectors of the old mirror's."""
+        keys = {
+            embedding_key(c.text, c.start_line, old.meta.title): c.seq
+            for c in self._s.chunks.get(old.mirror_hash, ())
+        }
+        for chunk in chunks:
+            seq = keys.get(embedding_key(chunk.text, chunk.start_line, item.meta.title))
+            if seq is None:
+                continue
+            for space in self._s.vectors.values():
+                vector = space.get((old.mirror_hash, seq))
+                if vector is not None:
+                    space.setdefault((item.mirror_hash, chunk.seq), vector)
 
     def _collect_garbage(self) -> None:
         used = {row.doc.mirror_hash for row in self._s.rows.values()}

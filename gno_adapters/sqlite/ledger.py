@@ -11,6 +11,7 @@ import json
 from collections.abc import Sequence
 
 from gno_adapters.sqlite import lexical
+from gno_adapters.sqlite.carry import carry_vectors
 from gno_adapters.sqlite.connection import write_transaction
 from gno_adapters.sqlite.errors import translate_errors
 from gno_adapters.sqlite.links import (
@@ -147,7 +148,8 @@ class ApswLedger:
         resolved again to ``marks``); returns the mirror hash it had before (None if new)."""
         conn = self._conn
         old = conn.execute(
-            "SELECT id, mirror_hash, active FROM documents WHERE collection = ? AND rel_path = ?",
+            "SELECT id, mirror_hash, active, title FROM documents "
+            "WHERE collection = ? AND rel_path = ?",
             (item.collection, item.rel_path),
         ).fetchone()
         conn.execute(
@@ -167,6 +169,10 @@ class ApswLedger:
                 "token_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 chunk_rows,
             )
+            if old is not None and old[1] != item.mirror_hash:
+                carry_vectors(
+                    conn, (old[1], old[3]), (item.mirror_hash, item.meta.title), item.chunks
+                )
         meta = item.meta
         values = (
             item.abs_path,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from gno_cli.options import add_request_options, defer
@@ -56,9 +57,19 @@ def run_get(ctx: Context) -> int:
         return 0
     start = result.returned_lines.start if result.returned_lines else 1
     text = number_lines(result.content, start) if a.line_numbers else result.content
+    if result.conversion is not None:
+        emit(mirror_note(result.uri, result.conversion.converter_id), sys.stderr)
     if text:
         emit(text)
     return 0
+
+
+def mirror_note(uri: str, converter_id: str) -> str:
+    """What a reader of a converted document is told: its lines are the mirror's."""
+    return (
+        f"({uri}: Markdown mirror made by {converter_id}; line numbers count lines of this "
+        "mirror, not of the file)"
+    )
 
 
 def run_multi_get(ctx: Context) -> int:
@@ -73,7 +84,8 @@ def run_multi_get(ctx: Context) -> int:
         emit_json(result)
         return 0
     for doc in result.documents:
-        emit(f"=== {doc.uri} {doc.docid}{' (truncated)' if doc.truncated else ''}")
+        mirror = " (converted: mirror lines)" if doc.coordinate_space == "canonical_mirror" else ""
+        emit(f"=== {doc.uri} {doc.docid}{' (truncated)' if doc.truncated else ''}{mirror}")
         emit(number_lines(doc.content, 1) if a.line_numbers else doc.content)
     for s in result.skipped:
         emit(f"skipped {s.ref}: {s.reason}{': ' + s.message if s.message else ''}")

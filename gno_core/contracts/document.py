@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from gno_core.contracts.base import WireModel
-from gno_core.contracts.search import ConversionInfo, SourceInfo
+from gno_core.contracts.search import ConversionInfo, CoordinateSpace, SourceInfo
 
 
 class LineSpan(WireModel):
@@ -31,6 +31,9 @@ class GetResult(WireModel):
     content: str
     total_lines: int = Field(ge=0)
     returned_lines: LineSpan | None = None
+    #: ``source``: line N is line N of the file on disk (Markdown, text); ``canonical_mirror``:
+    #: lines of the Markdown a converter made of the file (PDF, DOCX, ...).
+    coordinate_space: CoordinateSpace = "source"
     language: str | None = None
     source: SourceInfo
     conversion: ConversionInfo | None = None
@@ -45,6 +48,7 @@ class MultiGetDocument(WireModel):
     content: str
     truncated: bool
     total_lines: int = Field(ge=0)
+    coordinate_space: CoordinateSpace = "source"
     source: SourceInfo
 
 

@@ -23,11 +23,18 @@ class SourceInfo(WireModel):
     source_hash: str | None = None
 
 
+CoordinateSpace = Literal["source", "canonical_mirror"]
+
+
 class ConversionInfo(WireModel):
+    """A converted document (PDF, DOCX, ...): its line numbers are ``canonical_mirror``
+    coordinates, lines of the Markdown the converter made, not of the file."""
+
     converter_id: str
     converter_version: str
     mirror_hash: str
     warnings: list[str] = Field(default_factory=list)
+    coordinate_space: Literal["canonical_mirror"] = "canonical_mirror"
 
 
 class SnippetRange(WireModel):
@@ -36,7 +43,8 @@ class SnippetRange(WireModel):
 
 
 class SearchResult(WireModel):
-    """One ranked document with its best passage and a 1-based line anchor into the mirror."""
+    """One ranked document with its best passage and a 1-based line anchor: a line of the file
+    for Markdown and text, of the converted mirror when ``conversion`` is set."""
 
     docid: str = Field(pattern=r"^#[0-9a-f]{6,8}$")
     score: float = Field(ge=0, le=1)

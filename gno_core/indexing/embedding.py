@@ -20,6 +20,7 @@ from gno_core.ports.embedder import Embedder
 from gno_core.ports.index import Index
 from gno_core.ports.vectors import ChunkVector, PendingChunk
 from gno_core.retrieval.snippets import frontmatter_lines
+from gno_core.text.canonical import collapse_blank_runs
 
 DEFAULT_BATCH_SIZE = DEFAULT_EMBED_BATCH_SIZE
 MAX_REPORTED_FAILURES = 20
@@ -35,9 +36,12 @@ class EmbedProgress:
 
 
 def passage_text(embedder: Embedder, chunk: PendingChunk) -> str:
-    """The text embedded for ``chunk``: frontmatter left out, the document title in front
-    (through the model's profile) unless the chunk already opens with it."""
-    text = chunk.text
+    """The text embedded for ``chunk``: blank runs collapsed (as they were before mirrors kept
+    every source line, so that text embedded then is the text embedded now), frontmatter left out,
+    the document title in front (through the model's profile) unless the chunk already opens
+    with it. A function of ``reuse.embedding_key`` of the chunk only (vectors are carried over on
+    that promise)."""
+    text = collapse_blank_runs(chunk.text)
     if chunk.start_line == 1:
         skip = frontmatter_lines(text)
         if skip:

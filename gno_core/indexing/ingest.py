@@ -2,9 +2,11 @@
 ``IngestError`` that sync records as an ``IngestFailure``.
 
 Markdown (``.md .markdown .mdx``) goes through ``native/markdown``: canonical mirror of the whole
-source (frontmatter included, so mirror lines follow the file), meta from the frontmatter.
+source (frontmatter and every blank line included, so line N of the mirror is line N of the
+file), meta from the frontmatter.
 PDF, DOCX, XLSX, PPTX, HTML and ODT go through the ``DocumentConverter`` port when one is
-given (``convert/<library>``): its Markdown, canonicalized, is the mirror; title from the
+given (``convert/<library>``): its Markdown, canonicalized with blank runs collapsed, is the
+mirror (mirror coordinates, not the file's); title from the
 document or the file name. Everything else the walker lets through is text
 (``native/plaintext``): canonical mirror, title = file name, code files chunked at structural
 boundaries. A file whose frontmatter is malformed is
@@ -154,7 +156,7 @@ def build_document(
     converted = None
     if converter is not None and ext in converter.extensions():
         converted = converter.convert(data, ext, rel_path, limits or ConvertLimits())
-        markdown = canonicalize(converted.markdown)
+        markdown = canonicalize(converted.markdown, collapse_blank_lines=True)
         converter_id, converter_version = converted.converter_id, converted.converter_version
     elif ext in CONVERTED_EXTENSIONS:
         raise IngestError(

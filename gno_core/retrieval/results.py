@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         SearchResults,
         SourceInfo,
     )
+    from gno_core.contracts.search import CoordinateSpace
     from gno_core.domain import Chunk, SearchFilters, StoredDocument
     from gno_core.retrieval.ask import QueryAsk, SearchAsk
     from gno_core.retrieval.fusion import Fused
@@ -63,6 +64,12 @@ def source_info(doc: StoredDocument) -> SourceInfo:
         size_bytes=doc.source_size,
         source_hash=doc.source_hash,
     )
+
+
+def coordinate_space(doc: StoredDocument) -> CoordinateSpace:
+    """``source`` when the document's line numbers are its file's (Markdown and text, whose
+    mirror keeps every line), ``canonical_mirror`` for a converted document."""
+    return "source" if doc.converter_id.startswith("native/") else "canonical_mirror"
 
 
 def conversion_info(doc: StoredDocument) -> ConversionInfo | None:

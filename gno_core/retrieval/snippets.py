@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from gno_core.read_values import Chunk
@@ -9,6 +10,7 @@ from gno_core.read_values import Chunk
 SNIPPET_MAX_LINES = 4
 SNIPPET_MAX_CHARS = 320
 _STEM_CHARS = 5  # a cheap stem: words match on their first characters (index/indexing/indexed)
+_LINE = re.compile(r"[^\n]+")
 
 
 class Passage(NamedTuple):
@@ -38,50 +40,72 @@ def _keys(words: tuple[str, ...]) -> tuple[str, ...]:
 def best_passage(
     chunks: tuple[Chunk, ...], words: tuple[str, ...], intent_words: tuple[str, ...] = ()
 ) -> Passage | None:
-    """The line window that matches most query words (intent words weigh half), skipping
-    frontmatter; falls back to the first prose lines when no line matches (title/path hits)."""
+    """The line window that matches most query words (intent words weigh half), outside the
+    frontmatter when a line there matches (else the frontmatter line that matches: a hit on
+    ``aliases:`` points at it); falls back to the first prose lines when no line matches
+    (title/path hits)."""
     if not chunks:
         return None
     keys, intent_keys = _keys(words), _keys(intent_words)
     skip_until = frontmatter_lines(chunks[0].text) if chunks[0].start_line == 1 else 0
-    best: tuple[float, int, Chunk, int] | None = None  # (score, -line, chunk, index in chunk)
-    fallback: tuple[Chunk, int] | None = None
+    # (score, -line, chunk, offset of the line in the chunk's text)
+    best: tuple[float, int, Chunk, int] | None = None
+    front: tuple[float, int, Chunk, int] | None = None  # the same, inside the frontmatter
+    fallback: tuple[Chunk, int, int] | None = None
     for chunk in chunks:
-        for i, line in enumerate(chunk.text.split("\n")):
-            number = chunk.start_line + i
-            if number <= skip_until or not line.strip():
+        text, number, counted = chunk.text, chunk.start_line, 0
+        # Non-empty lines only: a run of blank lines (the mirror keeps the file's) costs one
+        # regex step, not one Python step per line.
+        for match in _LINE.finditer(text):
+            at = match.start()
+            number += text.count("\n", counted, at)
+            counted = at
+            line = match.group()
+            if not line.strip():
                 continue
-            if fallback is None:
-                fallback = (chunk, i)
+            in_front = number <= skip_until
+            if fallback is None and not in_front:
+                fallback = (chunk, at, number)
             low = line.lower()
             score = sum(1.0 for k in keys if k in low) + sum(0.5 for k in intent_keys if k in low)
-            if score and (best is None or (score, -number) > (best[0], best[1])):
-                best = (score, -number, chunk, i)
+            if not score:
+                continue
+            if in_front:
+                if 1 < number < skip_until and (front is None or (score, -number) > front[:2]):
+                    front = (score, -number, chunk, at)
+            elif best is None or (score, -number) > (best[0], best[1]):
+                best = (score, -number, chunk, at)
+    best = best or front
     if best is not None:
-        return _window(best[2], best[3])
+        return _window(best[2], best[3], -best[1])
     if fallback is not None:
         return _window(*fallback)
-    return _window(chunks[0], 0)
+    return _window(chunks[0], 0, chunks[0].start_line)
 
 
-def _window(chunk: Chunk, index: int) -> Passage:
-    lines = chunk.text.split("\n")
+def _window(chunk: Chunk, offset: int, number: int) -> Passage:
+    """At most ``SNIPPET_MAX_LINES`` lines (``SNIPPET_MAX_CHARS``) of ``chunk`` from the line
+    at ``offset``, line ``number`` of the document."""
+    text = chunk.text
     picked: list[str] = []
     size = 0
-    end = index
-    for j in range(index, len(lines)):
-        if len(picked) >= SNIPPET_MAX_LINES or (
-            picked and size + len(lines[j]) > SNIPPET_MAX_CHARS
-        ):
+    end = number
+    pos = offset
+    while len(picked) < SNIPPET_MAX_LINES:
+        newline = text.find("\n", pos)
+        line = text[pos:] if newline == -1 else text[pos:newline]
+        if picked and size + len(line) > SNIPPET_MAX_CHARS:
             break
-        picked.append(lines[j])
-        size += len(lines[j]) + 1
-        end = j
+        picked.append(line)
+        size += len(line) + 1
+        end = number + len(picked) - 1
+        if newline == -1:
+            break
+        pos = newline + 1
     while len(picked) > 1 and not picked[-1].strip():
         picked.pop()
         end -= 1
-    text = "\n".join(picked)
-    if len(text) > SNIPPET_MAX_CHARS:
-        text = text[: SNIPPET_MAX_CHARS - 1].rstrip() + "…"
-    start_line = chunk.start_line + index
-    return Passage(chunk, text, start_line, chunk.start_line + end, start_line)
+    snippet = "\n".join(picked)
+    if len(snippet) > SNIPPET_MAX_CHARS:
+        snippet = snippet[: SNIPPET_MAX_CHARS - 1].rstrip() + "…"
+    return Passage(chunk, snippet, number, end, number)

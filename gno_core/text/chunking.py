@@ -7,7 +7,10 @@ the overlap snapped forward to a line or word start. Code files (``code=True``) 
 structural boundary (imports, declarations, decorators) no earlier than 35 % of the budget and do
 not overlap after one. Chunks never start or end with whitespace; ``pos`` is the offset of the
 chunk in the text, so ``text[pos:pos + len(chunk.text)] == chunk.text``, and lines are 1-based
-and inclusive. The result depends on the text and the parameters only.
+and inclusive lines of the text. Boundaries are chosen on the text with its blank runs collapsed
+(``collapse_blank_runs``), so the blank lines a mirror keeps for source coordinates move no
+boundary; a chunk's text is the full slice, blank lines included. The result depends on the text
+and the parameters only.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import re
 from collections.abc import Callable
 
 from gno_core.domain import Chunk
+from gno_core.text.canonical import BlankRuns, collapse_blank_runs
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -70,6 +74,16 @@ def chunk_text(
 
     Whitespace-only text has no chunks. Deterministic for a given text and parameters.
     """
+    runs = BlankRuns(text)
+    spans = _spans(runs.collapsed, max_tokens, overlap_percent, code=code)
+    if runs.collapsed is not text:
+        spans = [(runs.source_offset(a), runs.source_offset(b)) for a, b in spans]
+    return _to_chunks(text, spans, language)
+
+
+def _spans(
+    text: str, max_tokens: int, overlap_percent: float, *, code: bool
+) -> list[tuple[int, int]]:
     max_chars = max(1, max_tokens) * CHARS_PER_TOKEN
     overlap = int(max_chars * max(0.0, min(overlap_percent, 50.0)) / 100)
     window = int(max_chars * _WINDOW_FRACTION)
@@ -94,7 +108,7 @@ def chunk_text(
             start = _overlap_start(text, end - overlap, end) if overlap else end
         while start < end_of_text and text[start].isspace():
             start += 1
-    return _to_chunks(text, spans, language)
+    return spans
 
 
 def _to_chunks(
@@ -108,6 +122,7 @@ def _to_chunks(
         if not stripped:
             continue
         pos = start + len(piece) - len(piece.lstrip())
+        embedded = collapse_blank_runs(stripped)
         line += text.count("\n", counted_to, pos)
         counted_to = pos
         chunks.append(
@@ -117,8 +132,8 @@ def _to_chunks(
                 text=stripped,
                 start_line=line,
                 end_line=line + stripped.count("\n"),
-                language=language(stripped) if language is not None else None,
-                token_count=estimate_tokens(stripped),
+                language=language(embedded) if language is not None else None,
+                token_count=estimate_tokens(embedded),
             )
         )
     return tuple(chunks)

@@ -213,6 +213,35 @@ def test_replaced_content_takes_its_vectors_away(store: Store) -> None:
     assert near(store, vec(1, 0)) == []
 
 
+def test_a_new_mirror_keeps_the_vectors_of_chunks_whose_embedded_text_is_unchanged(
+    store: Store,
+) -> None:
+    old = replace(
+        make_doc("a.md", "alpha\n\none\nalpha two\n", title="A"),
+        chunks=(Chunk(0, 0, "alpha\n\none", 1, 3, "en"), Chunk(1, 11, "alpha two", 4, 4)),
+    )
+    put(store, old)
+    embed(store, old, vec(1, 0), vec(0, 1))
+    embed(store, old, vec(1, 1), vec(1, 1), fp=OTHER_FP)
+    # The new mirror keeps a blank run inside chunk 0 (as mirrors keeping every source line
+    # do): its embedded text is unchanged; chunk 1 changed. Only chunk 1 waits for a vector.
+    new = replace(
+        make_doc("a.md", "alpha\n\n\n\none\nalpha three\n", title="A"),
+        chunks=(Chunk(0, 0, "alpha\n\n\n\none", 1, 5, "en"), Chunk(1, 13, "alpha three", 6, 6)),
+    )
+    put(store, new)
+    assert [(p.mirror_hash, p.seq) for p in store.vectors.pending_chunks(FP, 10)] == [
+        (new.mirror_hash, 1)
+    ]
+    assert store.vectors.chunk_vectors(new.mirror_hash, FP) == [(0, vec(1, 0))]
+    assert [s for s, _ in store.vectors.chunk_vectors(new.mirror_hash, OTHER_FP)] == [0]
+    assert near(store, vec(1, 0)) == ["notes/a.md"]  # the accelerated index holds it too
+    # A new title changes the embedded text of every chunk: nothing is carried.
+    renamed = replace(make_doc("a.md", "renamed\n", title="B"), chunks=new.chunks)
+    put(store, renamed)
+    assert len(store.vectors.pending_chunks(FP, 10)) == 2
+
+
 def test_reactivated_documents_keep_their_vectors(store: Store) -> None:
     a = chunked("a.md", "alpha")
     put(store, a)

@@ -119,6 +119,11 @@ def test_generated_documents_are_searchable_at_the_right_line(cli: Cli, tmp_path
     assert "  - quokka item" in got["content"]
     assert got["conversion"]["converterId"] == "convert/selectolax"
     assert got["conversion"]["warnings"] == []
+    # A converted file's line numbers are the mirror's, and every reader is told so.
+    assert got["coordinateSpace"] == "canonical_mirror"
+    assert got["conversion"]["coordinateSpace"] == "canonical_mirror"
+    assert "line numbers count lines of this mirror" in cli.ok("get", "docs/page.html").err
+    assert hit["conversion"]["coordinateSpace"] == "canonical_mirror"
 
 
 def test_every_sample_converts(cli: Cli, shared_data: Path, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 import gno_core
 from gno_core.domain import Chunk
-from gno_core.text.canonical import canonicalize
+from gno_core.text.canonical import canonicalize, collapse_blank_runs
 from gno_core.text.chunking import CHARS_PER_TOKEN, chunk_text
 
 WINDOW = 0.10
@@ -29,8 +29,10 @@ def check_invariants(mirror: str, chunks: tuple[Chunk, ...], max_tokens: int) ->
         assert mirror[chunk.pos : chunk.pos + len(chunk.text)] == chunk.text
         assert chunk.start_line == line
         assert chunk.end_line == chunk.start_line + chunk.text.count("\n")
-        assert len(chunk.text) <= max_chars * (1 + WINDOW) + 1
-        assert chunk.token_count == -(-len(chunk.text) // CHARS_PER_TOKEN)
+        # Budgets count the text with blank runs collapsed (the text embedded).
+        embedded = collapse_blank_runs(chunk.text)
+        assert len(embedded) <= max_chars * (1 + WINDOW) + 1
+        assert chunk.token_count == -(-len(embedded) // CHARS_PER_TOKEN)
         if i:
             assert chunk.pos > chunks[i - 1].pos
         # Nothing but whitespace is ever left out between two chunks.

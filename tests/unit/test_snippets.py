@@ -30,6 +30,12 @@ def test_frontmatter_never_the_snippet_and_fallback_to_prose() -> None:
     assert p2 is not None and p2.start_line >= 5
 
 
+def test_a_word_only_in_the_frontmatter_anchors_there() -> None:
+    chunk = Chunk(seq=0, pos=0, text=DOC, start_line=1, end_line=9)
+    p = best_passage((chunk,), ("tags",))
+    assert p is not None and p.best_line == 3 and p.text.startswith("tags: [bone]")
+
+
 def test_later_chunk_lines_are_absolute() -> None:
     c0 = Chunk(seq=0, pos=0, text="alpha\nbeta", start_line=1, end_line=2)
     c1 = Chunk(seq=1, pos=11, text="gamma\ndelta target", start_line=3, end_line=4)

@@ -37,6 +37,11 @@ def _get(call: ToolCall) -> JSONObject:
     got = call.facade.get(req.ref, from_line=req.from_line, line_count=req.line_count)
     start = got.returned_lines.start if got.returned_lines else 1
     text = c.number_lines(got.content, start) if call.arg("lineNumbers", True) else got.content
+    if got.conversion is not None and text:
+        text = (
+            f"(Markdown mirror of a converted file, made by {got.conversion.converter_id}: line "
+            "numbers count lines of this mirror, not of the file)\n" + text
+        )
     return tool_result(text or f"(empty document: {got.uri})", got)
 
 
