@@ -88,7 +88,8 @@ def _range_blocks(lines: list[str], first: int, last: int) -> list[tuple[int, in
     fence: str | None = None
     for n in range(first, last + 1):
         line = lines[n - 1]
-        fence = fence_after(line, fence)
+        if line:  # an empty line opens and closes no fence
+            fence = fence_after(line, fence)
         if not line.strip() and fence is None:
             if start is not None:
                 paragraphs.append((start, n - 1))
@@ -102,7 +103,14 @@ def _range_blocks(lines: list[str], first: int, last: int) -> list[tuple[int, in
     size = 0
     for s, e in paragraphs:
         length = sum(len(lines[i - 1]) + 1 for i in range(s, e + 1))
-        if blocks and size + length <= BLOCK_CHARS and not _HEADING.match(lines[s - 1]):
+        # Paragraphs merge across one blank line only: a run of blank lines (the mirror keeps
+        # the file's) separates blocks, and never swells one with empty lines.
+        if (
+            blocks
+            and s - blocks[-1][1] <= 2
+            and size + length <= BLOCK_CHARS
+            and not _HEADING.match(lines[s - 1])
+        ):
             blocks[-1] = (blocks[-1][0], e)
             size += length
         else:

@@ -97,6 +97,18 @@ def test_backlinks_and_capsule_evidence_name_file_lines() -> None:
         assert "zeppelin" in text and text.strip() == item.text.strip()
 
 
+def test_a_long_blank_run_never_swells_capsule_evidence() -> None:
+    """Paragraphs merge across one blank line only: 1,000 blank lines between two paragraphs
+    made one block of 1,004 lines, over the capsule's budget, and no evidence at all."""
+    source = "# Big\n\nzeppelin alpha\n" + "\n" * 1000 + "zeppelin beta\n"
+    with build(notes({"big.md": source})) as gno:
+        gno.sync()
+        capsule = gno.context(ContextRequest(goal="zeppelin", budget_tokens=2000))
+        spans = [(e.start_line, e.end_line) for e in capsule.evidence]
+        assert spans and all(end - start < 10 for start, end in spans)
+        assert any("zeppelin" in e.text for e in capsule.evidence)
+
+
 _WORDS = st.sampled_from(["alpha", "beta", "Gamma", "délta", "x", "```", "---", "# Head", "  "])
 _LINE = st.lists(_WORDS, max_size=4).map(" ".join)
 _PIECE = st.one_of(
