@@ -65,6 +65,28 @@ class ToolDef:
     annotations: JSONObject = field(default_factory=lambda: dict(READ_ONLY))
 
 
+def closed(schema: Mapping[str, Any]) -> JSONObject:
+    """``schema`` as a closed object: ``additionalProperties: false`` unless it says otherwise
+    or closes each of its ``oneOf`` branches itself (issue 23: an unknown argument is refused
+    before any handler runs, never silently dropped)."""
+    out: JSONObject = dict(schema)
+    if "additionalProperties" not in out and "oneOf" not in out:
+        out["additionalProperties"] = False
+    return out
+
+
+def declared_names(schema: Mapping[str, Any]) -> set[str] | None:
+    """The top-level argument names a closed ``schema`` takes (any ``oneOf`` branch's), or
+    ``None`` when it is open."""
+    branches = schema.get("oneOf") or [schema]
+    names: set[str] = set()
+    for branch in branches:
+        if branch.get("additionalProperties", schema.get("additionalProperties")) is not False:
+            return None
+        names.update(branch.get("properties", {}))
+    return names
+
+
 def parse_profile(value: str | None) -> str:
     """The tool profile named by a flag; an unknown value is a ``VALIDATION`` error."""
     if value is None:
@@ -131,7 +153,7 @@ class ToolRegistry:
         entry: JSONObject = {
             "name": tool.name,
             "description": description(tool.name, self.profile),
-            "inputSchema": {"$schema": JSON_SCHEMA_DIALECT, **tool.input_schema},
+            "inputSchema": {"$schema": JSON_SCHEMA_DIALECT, **closed(tool.input_schema)},
         }
         if tool.output is not None:
             entry["outputSchema"] = self._output_schema(tool.output)
@@ -148,12 +170,20 @@ class ToolRegistry:
                     f"{name[:MAX_MESSAGE_CHARS]}: {len(value)} items; at most {MAX_LIST_ITEMS} "
                     "per call"
                 )
+        schema = closed(tool.input_schema)
+        known = declared_names(schema)
+        unknown = sorted(name for name in arguments if known is not None and name not in known)
+        if unknown:
+            # Named first and plainly: a misspelled argument is the caller's likeliest mistake.
+            names = ", ".join(repr(name[:MAX_MESSAGE_CHARS]) for name in unknown[:8])
+            allowed = ", ".join(sorted(known or ())) or "none"
+            return f"unknown field(s) {names}; this tool takes: {allowed}"
         with self._lock:
             validator = self._validators.get(tool.name)
             if validator is None:
                 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
-                validator = Draft202012Validator(dict(tool.input_schema))
+                validator = Draft202012Validator(schema)
                 self._validators[tool.name] = validator
         # A hostile list can fail on every item: look at a bounded number of failures, and never
         # echo a huge argument back inside the message.

@@ -48,11 +48,13 @@ def test_a_model_becomes_an_object_schema_by_alias_with_bounds_defaults_and_requ
                     "type": "object",
                     "properties": {"kind": {"type": "string", "enum": ["a", "b"]}},
                     "required": ["kind"],
+                    "additionalProperties": False,
                 },
             },
             "flag": {"type": "boolean", "default": False},
         },
         "required": ["name"],
+        "additionalProperties": False,
     }
 
 

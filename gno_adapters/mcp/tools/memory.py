@@ -83,7 +83,7 @@ REMEMBER_INPUT = DerivedSchema(
     key_order={
         "scopes": ("type", "items", "minItems", "maxItems", "description"),
         "decision": ("type", "enum", "description"),
-        "receipt": ("type", "description", "properties"),
+        "receipt": ("type", "description", "properties", "additionalProperties"),
     },
 )
 

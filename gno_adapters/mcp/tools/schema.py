@@ -89,9 +89,10 @@ def object_schema(
     extra: Mapping[str, JSONObject] | None = None,
     required: tuple[str, ...] | None = None,
 ) -> JSONObject:
-    """``{"type": "object", "properties": ..., "required": [...]}`` for ``model``, by alias.
+    """``{"type": "object", "properties": ..., "required": [...], "additionalProperties":
+    false}`` for ``model``, by alias.
 
-    ``hide`` leaves fields out of the schema (a call may still pass them); ``order`` lists
+    ``hide`` leaves fields out of the schema (the closed schema then refuses them); ``order`` lists
     every shown field in the order to show them (default: the model's); ``describe`` replaces
     descriptions; ``key_order`` reorders the keys of one property; ``extra`` appends
     properties that are no field of the model; ``required`` names the required properties when
@@ -129,6 +130,8 @@ def object_schema(
         raise ValueError(f"{model.__name__}: required names unknown fields {needed}")
     if needed:
         schema["required"] = needed
+    # Closed, as the request models are (``extra="forbid"``): an unknown argument is refused.
+    schema["additionalProperties"] = False
     return schema
 
 
