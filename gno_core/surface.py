@@ -34,6 +34,8 @@ class Facade(Protocol):
 
     def query(self, request: requests.QueryRequest) -> wire.SearchResults: ...
 
+    def vector_gap_message(self, collections: list[str] | None = None) -> str | None: ...
+
     def similar(
         self,
         ref: str,

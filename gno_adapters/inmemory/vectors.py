@@ -13,7 +13,14 @@ from gno_core.domain import (
 )
 from gno_core.errors import ValidationError
 from gno_core.ports.embedder import Vector, dot
-from gno_core.ports.vectors import ChunkVector, Cursor, PendingChunk, Scope, VectorHit
+from gno_core.ports.vectors import (
+    ChunkVector,
+    Coverage,
+    Cursor,
+    PendingChunk,
+    Scope,
+    VectorHit,
+)
 from gno_core.retrieval.query import exclusion_clauses
 
 
@@ -73,6 +80,16 @@ class InMemoryVectors:
         space = self._s.vectors.get(fingerprint, {})
         active = self._s.active_mirrors(None)
         return sum(1 for mirror, _ in space if mirror in active)
+
+    def coverage(self, fingerprint: str, collections: Scope = None) -> Coverage | None:
+        space = self._s.vectors.get(fingerprint, {})
+        keys = [
+            (mirror, c.seq)
+            for mirror in self._s.active_mirrors(collections or None)
+            for c in self._s.chunks.get(mirror, ())
+        ]
+        embedded = sum(1 for key in keys if key in space)
+        return None if embedded == len(keys) else Coverage(embedded, len(keys))
 
     def chunk_vectors(self, mirror_hash: str, fingerprint: str) -> list[tuple[int, Vector]]:
         space = self._s.vectors.get(fingerprint, {})

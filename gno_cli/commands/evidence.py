@@ -65,6 +65,9 @@ def run_context(ctx: Context) -> int:
     values["query_modes"] = _modes(values.get("query_modes", []))
     request = ContextRequest.model_validate(values)
     capsule = ctx.gno.context(request).wire()
+    note = _gap_note(ctx, capsule)
+    if note:
+        print(note, file=sys.stderr)
     if ctx.args.output:
         with open(ctx.args.output, "w", encoding="utf-8") as out:
             out.write(json.dumps(capsule, ensure_ascii=False, indent=2) + "\n")
@@ -76,6 +79,17 @@ def run_context(ctx: Context) -> int:
 
     emit(markdown(capsule))
     return 0
+
+
+def _gap_note(ctx: Context, capsule: dict[str, Any]) -> str | None:
+    """The note on what search by meaning missed, when the capsule (or Ask result) carries the
+    ``embedding_coverage_incomplete`` warning: stderr beside the text output, never in JSON."""
+    from gno_core.retrieval.coverage import capsule_gap, capsule_note
+
+    if ctx.json or not capsule_gap(capsule):
+        return None
+    inner = capsule.get("verification", {}).get("capsule", capsule)
+    return capsule_note(ctx.gno.vector_gap_message(inner["scope"]["collections"] or None))
 
 
 def _verify(ctx: Context, path: str) -> int:
@@ -189,4 +203,7 @@ def run_ask(ctx: Context) -> int:
         emit_json(result)
     else:
         emit(render_ask(result))
+        note = _gap_note(ctx, result)
+        if note:
+            print(note, file=sys.stderr)
     return 0

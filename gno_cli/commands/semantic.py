@@ -61,8 +61,27 @@ def run_vsearch(ctx: Context) -> int:
     ctx.load_embedder_meanwhile()
     plain: SearchAsk | None = plain_request(ctx)
     if plain is not None:
-        return print_hits(ctx, plain.query, ctx.gno.vector_hits(plain))
-    return print_results(ctx, ctx.gno.vsearch(request_from(ctx.args)))
+        found = ctx.gno.vector_hits(plain)
+        code = print_hits(ctx, plain.query, found.hits)
+        note_gap(ctx, found.gap.message if found.gap else None)
+        return code
+    results = ctx.gno.vsearch(request_from(ctx.args))
+    code = print_results(ctx, results)
+    note_gap(ctx, _gap_message(results.meta))
+    return code
+
+
+def note_gap(ctx: Context, message: str | None) -> None:
+    """The note on stderr (stdout stays as scripts parse it) that search by meaning missed part
+    of the searched collections (``--json`` says it in ``meta.vectorCoverage``)."""
+    if message and not ctx.json:
+        import sys
+
+        print(f"Note: {message}", file=sys.stderr)
+
+
+def _gap_message(meta: SearchMeta) -> str | None:
+    return meta.vector_coverage.message if meta.vector_coverage else None
 
 
 def _modes(values: list[str]) -> list[QueryMode]:
@@ -99,12 +118,15 @@ def run_query(ctx: Context) -> int:
     if plain is not None:
         how = ctx.gno.query_hits(plain)
         code = print_hits(ctx, plain.query, how.hits)
+        gap = how.gap.message if how.gap else None
     else:
         results = ctx.gno.query(query_request(ctx.args))
         code = print_results(ctx, results)
         how = results.meta
+        gap = _gap_message(how)
     if not ctx.json and not ctx.args.files:
         _print_how(how)
+    note_gap(ctx, gap)
     return code
 
 
@@ -118,9 +140,14 @@ def _query_specs() -> tuple[FieldSpec, ...]:
 def _print_how(how: HybridHits | SearchMeta) -> None:
     """The line under a query's hits saying how it ran, then its explain lines (the results'
     ``meta`` or the plain ``HybridHits``: the same fields)."""
+    if isinstance(how, tuple):  # HybridHits
+        percent = how.gap.coverage.percent if how.gap else None
+    else:
+        percent = how.vector_coverage.percent if how.vector_coverage else None
+    vectors = "vectors" if how.vectors_used else "no vectors"
     flags = [
         f"mode {how.mode}",
-        "vectors" if how.vectors_used else "no vectors",
+        vectors if percent is None else f"{vectors} ({percent}% embedded)",
         "reranked" if how.reranked else "not reranked",
     ]
     if how.expanded:

@@ -220,7 +220,14 @@ class ContextCapsule(WireModel):
     coverage: Coverage
     omissions: Omissions
     truncated: bool
-    warnings: list[Literal["incomplete_coverage", "omissions_truncated", "token_estimate_used"]]
+    warnings: list[
+        Literal[
+            "incomplete_coverage",
+            "omissions_truncated",
+            "token_estimate_used",
+            "embedding_coverage_incomplete",
+        ]
+    ]
 
 
 class EvidenceCheck(WireModel):

@@ -72,6 +72,18 @@ class ExplainLine(WireModel):
     scores: dict[str, float] | None = None
 
 
+class VectorCoverage(WireModel):
+    """How much of the searched collections search by meaning could see, present only when some
+    of their chunks have no vector yet: ``embeddedChunks`` of ``totalChunks`` (``percent``,
+    rounded down) and the command that embeds the rest (``fix``)."""
+
+    embedded_chunks: int = Field(ge=0)
+    total_chunks: int = Field(ge=1)
+    percent: int = Field(ge=0, le=99)
+    fix: str
+    message: str
+
+
 class SearchMeta(WireModel):
     query: str
     mode: SearchMode
@@ -93,6 +105,7 @@ class SearchMeta(WireModel):
     tags_all: list[str] | None = None
     tags_any: list[str] | None = None
     explain: list[ExplainLine] | None = None
+    vector_coverage: VectorCoverage | None = None
 
 
 class SearchResults(WireModel):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from gno_core.evidence.canonical import content_id, sha256_hex
 from gno_core.evidence.errors import ContextError
 from gno_core.evidence.selection import BYTE_ESTIMATOR, TOKENIZER_ESTIMATOR
+from gno_core.retrieval.coverage import GAP_WARNING
 from gno_core.retrieval.query import plain_text
 
 if TYPE_CHECKING:
@@ -130,6 +131,9 @@ def capsule_frame(
             "egressPolicy": False,
         },
         "fallbacks": fallbacks,
+        # Read by ``select``, which writes the capsule's warnings: search by meaning saw only
+        # the embedded part of the scope (``meta.vectorCoverage``; absent when complete).
+        "warnings": [GAP_WARNING] if meta.vector_coverage is not None else [],
         "guidance": {
             "extractiveOnly": True,
             "evidenceTrust": "untrusted_data",

@@ -164,6 +164,7 @@ def _assemble(
         warnings.append("omissions_truncated")
     if frame["budget"]["estimator"] == BYTE_ESTIMATOR:
         warnings.append("token_estimate_used")
+    warnings += frame.get("warnings", [])
     body = {
         **frame,
         "budget": dict(frame["budget"]),

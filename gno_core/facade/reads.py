@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from gno_core.contracts.similar import SimilarResults
     from gno_core.retrieval.ask import QueryAsk, SearchAsk
     from gno_core.retrieval.lexical import RankedHit
-    from gno_core.retrieval.results import HybridHits
+    from gno_core.retrieval.results import HybridHits, VectorHits
     from gno_core.retrieval.vector import SimilarOptions
 
 __all__ = ["ReadCalls"]
@@ -39,8 +39,9 @@ class ReadCalls(FacadeBase):
         """``search`` as plain ranked hits (what ``gno search`` prints), no contracts built."""
         return self.retrieval.keyword_hits(request)
 
-    def vector_hits(self, request: SearchAsk) -> list[RankedHit]:
-        """``vsearch`` as plain ranked hits (what ``gno vsearch`` prints), no contracts built."""
+    def vector_hits(self, request: SearchAsk) -> VectorHits:
+        """``vsearch`` as plain ranked hits (what ``gno vsearch`` prints), no contracts built,
+        and the share of the searched collections without vectors (``gap``)."""
         return self.retrieval.vector_hits(request)
 
     def load_embedder(self) -> None:
@@ -52,6 +53,13 @@ class ReadCalls(FacadeBase):
         load = getattr(self._models.embedder, "load", None)
         if callable(load):
             load()
+
+    def vector_gap_message(self, collections: list[str] | None = None) -> str | None:
+        """What search by meaning cannot see in ``collections`` (all when None), in words: the
+        share of their chunks with a vector for the current model and the fix; None when every
+        chunk has one, or when no embedding model is available."""
+        gap = self.retrieval.vector_gap(collections)
+        return None if gap is None else gap.message
 
     def vsearch(self, request: SearchRequest) -> SearchResults:
         """Vector search: the documents nearest the query by meaning (filters first)."""

@@ -107,11 +107,14 @@ class LiveIndexer:
         every = tuple(c.name for c in chosen)
         # Watching starts before the first sync: a change during that sync is a batch after it.
         batches = self._feed.batches([c.path for c in chosen], stop)
-        self._round(every, len(every), stop, embed, on_event)
+        # The backlog found at start (every collection's) stays owed until an embedding run
+        # over it completes, whichever collections later batches touch.
+        owed = set(every)
+        self._round(every, len(every), stop, embed, on_event, owed)
         for batch in batches:
             touched = touched_collections(batch, chosen)
             if touched:
-                self._round(tuple(touched), len(batch), stop, embed, on_event)
+                self._round(tuple(touched), len(batch), stop, embed, on_event, owed)
 
     def _round(
         self,
@@ -120,6 +123,7 @@ class LiveIndexer:
         stop: Cancelled,
         embed: bool,
         on_event: Callable[[LiveEvent], None] | None,
+        owed: set[str],
     ) -> None:
         try:
             synced = self._runs.sync(list(names), cancelled=stop)
@@ -129,10 +133,12 @@ class LiveIndexer:
             return
         embedded = None
         if embed and self._models.embedder is not None and not self._feed.pending():
+            targets = [*names, *sorted(owed.difference(names))]
             try:
                 embedded = self._runs.embed(
-                    list(names), cancelled=lambda: stop() or self._feed.pending()
+                    targets, cancelled=lambda: stop() or self._feed.pending()
                 )
+                owed.difference_update(targets)
             except GnoError as exc:
                 if exc.code != "CANCELLED" and on_event is not None:
                     on_event(LiveEvent(names, changed, synced, error=exc))

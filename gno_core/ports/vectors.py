@@ -39,6 +39,19 @@ class ChunkVector(NamedTuple):
     vector: Vector
 
 
+class Coverage(NamedTuple):
+    """How much of a scope can be searched by meaning: ``embedded`` of the ``total`` chunks of
+    its active documents have a vector in one space."""
+
+    embedded: int
+    total: int
+
+    @property
+    def percent(self) -> int:
+        """The embedded share in whole percent, rounded down (never 100 while one is missing)."""
+        return self.embedded * 100 // self.total if self.total else 100
+
+
 class VectorHit(NamedTuple):
     """An eligible document and its chunk nearest to the query (cosine distance in [0, 2])."""
 
@@ -93,6 +106,13 @@ class VectorIndex(Protocol):
         language, excluded terms) define the eligible set BEFORE the nearest neighbours are
         chosen: an ineligible or inactive document never displaces an eligible one. Documents
         without a vector for ``fingerprint`` are not returned."""
+        ...
+
+    def coverage(self, fingerprint: str, collections: Scope = None) -> Coverage | None:
+        """How many chunks of the active documents of ``collections`` (all when None) have a
+        vector for ``fingerprint``, of how many; None when every one of them has one (or there
+        are none). Cheap when the whole store is embedded, the usual state: only a store with a
+        backlog pays the count over the scope."""
         ...
 
     def chunk_vectors(self, mirror_hash: str, fingerprint: str) -> list[tuple[int, Vector]]:

@@ -28,6 +28,7 @@ from gno_core.errors import GnoError
 from gno_core.read_values import SearchFilters, StoredDocument
 from gno_core.retrieval import expansion
 from gno_core.retrieval import rerank as rr
+from gno_core.retrieval.coverage import vector_gap
 from gno_core.retrieval.dates import parse_document_date
 from gno_core.retrieval.filters import metadata_excluded
 from gno_core.retrieval.fusion import (
@@ -45,6 +46,7 @@ from gno_core.retrieval.lexical import RankedHit
 from gno_core.retrieval.query import parse_query, read_query, words_of
 from gno_core.retrieval.results import (
     HybridHits,
+    HybridRun,
     Note,
     ResultBuilder,
     chunk_passage,
@@ -67,21 +69,6 @@ if TYPE_CHECKING:
 MIN_POOL = 40
 VARIANT_MIN_POOL = 20
 POST_FILTER_FACTOR = 3
-
-
-class _Run:
-    """What one query gathers on its way: documents, leg ranks, explain lines, timings."""
-
-    def __init__(self) -> None:
-        self.docs: dict[str, StoredDocument] = {}
-        self.vector_seq: dict[str, int] = {}
-        self.lexical: set[str] = set()
-        self.legs: list[Leg] = []
-        self.explain: list[Note] = []
-        self.timings: dict[str, float] = {}
-
-    def note(self, stage: str, message: str) -> None:
-        self.explain.append(Note(stage, message))
 
 
 class HybridSearch:
@@ -109,7 +96,7 @@ class HybridSearch:
     def hits(self, request: QueryAsk, filters: SearchFilters, *, recency: bool) -> HybridHits:
         """The ranked documents of ``request`` over the eligible set ``filters``."""
         started = self.now_ns()
-        run = _Run()
+        run = HybridRun()
         depth = "fast" if request.fast else "thorough" if request.thorough else "balanced"
         window = request.candidate_limit or (
             rr.THOROUGH_WINDOW if depth == "thorough" else rr.DEFAULT_WINDOW
@@ -224,11 +211,12 @@ class HybridSearch:
             reranked=reranked,
             candidate_limit=window,
             explain=[*run.explain, *receipts] if request.explain else None,
+            gap=run.gap,
         )
 
     # -- legs ----------------------------------------------------------------------------------
 
-    def _fuse(self, run: _Run, exclude: list[str]) -> list[Fused]:
+    def _fuse(self, run: HybridRun, exclude: list[str]) -> list[Fused]:
         t0 = self.now_ns()
         fused = fuse(run.legs)
         if exclude:
@@ -237,7 +225,7 @@ class HybridSearch:
         return fused
 
     def _graph(
-        self, run: _Run, fused: list[Fused], filters: SearchFilters, window: int
+        self, run: HybridRun, fused: list[Fused], filters: SearchFilters, window: int
     ) -> ge.GraphExpansion:
         """One hop along links from the top fused results (``graph_expansion``), from at most
         ``window`` of them (and ``graph_expansion.MAX_CANDIDATES``)."""
@@ -255,7 +243,13 @@ class HybridSearch:
         return graph
 
     def _bm25_leg(
-        self, run: _Run, name: str, text: str, filters: SearchFilters, limit: int, weight: float
+        self,
+        run: HybridRun,
+        name: str,
+        text: str,
+        filters: SearchFilters,
+        limit: int,
+        weight: float,
     ) -> list[str]:
         t0 = self.now_ns()
         hits = self.index.lexical.search(parse_query(text), filters, limit)
@@ -274,7 +268,7 @@ class HybridSearch:
 
     def _vector_legs(
         self,
-        run: _Run,
+        run: HybridRun,
         query: str,
         hyde: str | None,
         filters: SearchFilters,
@@ -286,6 +280,9 @@ class HybridSearch:
             run.note("vector", "skipped: no embedding model available")
             return False
         fingerprint = embedder.fingerprint
+        run.gap = vector_gap(self.index, fingerprint, filters.collections)
+        if run.gap is not None:
+            run.note("coverage", run.gap.message)
         if not self.index.vectors.has_vectors(fingerprint):
             run.note("vector", f"skipped: no vectors for {embedder.model_id} (run gno embed)")
             return False
@@ -327,7 +324,7 @@ class HybridSearch:
 
     def _expansion_leg(
         self,
-        run: _Run,
+        run: HybridRun,
         query: str,
         bm25_keys: list[str],
         filters: SearchFilters,
@@ -344,7 +341,7 @@ class HybridSearch:
 
     def _rerank(
         self,
-        run: _Run,
+        run: HybridRun,
         query: str,
         intent: str | None,
         fused: list[Fused],

@@ -22,9 +22,10 @@ if TYPE_CHECKING:
     from gno_core.index_handle import IndexHandle
     from gno_core.ports import SemanticModels
     from gno_core.retrieval.ask import QueryAsk, SearchAsk
+    from gno_core.retrieval.coverage import VectorGap
     from gno_core.retrieval.hybrid import HybridSearch
     from gno_core.retrieval.lexical import RankedHit
-    from gno_core.retrieval.results import HybridHits
+    from gno_core.retrieval.results import HybridHits, VectorHits
     from gno_core.retrieval.vector import SimilarOptions, VectorSearch
 
 __all__ = ["Retrieval"]
@@ -56,9 +57,19 @@ class Retrieval:
         when nothing is embedded."""
         return self._vector_search().vsearch(request, self._filters(request))
 
-    def vector_hits(self, request: SearchAsk) -> list[RankedHit]:
-        """``vsearch`` as plain hits, without the result contracts (``gno vsearch``'s text)."""
+    def vector_hits(self, request: SearchAsk) -> VectorHits:
+        """``vsearch`` as plain hits, without the result contracts (``gno vsearch``'s text),
+        and what the search could not see."""
         return self._vector_search().hits(request, self._filters(request))
+
+    def vector_gap(self, collections: list[str] | None) -> VectorGap | None:
+        """What search by meaning misses in ``collections`` (``Gno.vector_gap``)."""
+        from gno_core.retrieval.coverage import vector_gap
+
+        embedder = self._models.embedder
+        if embedder is None:
+            return None
+        return vector_gap(self.handle.index, embedder.fingerprint, tuple(collections or ()))
 
     def _vector_search(self) -> VectorSearch:
         from gno_core.retrieval.results import ResultBuilder

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from gno_core.contracts.search import CoordinateSpace
     from gno_core.domain import Chunk, SearchFilters, StoredDocument
     from gno_core.retrieval.ask import QueryAsk, SearchAsk
-    from gno_core.retrieval.fusion import Fused
+    from gno_core.retrieval.coverage import VectorGap
+    from gno_core.retrieval.fusion import Fused, Leg
     from gno_core.retrieval.graph_expansion import GraphVia
     from gno_core.retrieval.lexical import RankedHit
 
@@ -38,6 +39,29 @@ class Note(NamedTuple):
     scores: dict[str, float] | None = None
 
 
+class HybridRun:
+    """What one query gathers on its way: documents, leg ranks, explain lines, timings."""
+
+    def __init__(self) -> None:
+        self.docs: dict[str, StoredDocument] = {}
+        self.vector_seq: dict[str, int] = {}
+        self.lexical: set[str] = set()
+        self.legs: list[Leg] = []
+        self.explain: list[Note] = []
+        self.timings: dict[str, float] = {}
+        self.gap: VectorGap | None = None
+
+    def note(self, stage: str, message: str) -> None:
+        self.explain.append(Note(stage, message))
+
+
+class VectorHits(NamedTuple):
+    """What a search by meaning found, as plain values, and what it could not see."""
+
+    hits: list[RankedHit]
+    gap: VectorGap | None = None
+
+
 class HybridHits(NamedTuple):
     """What a hybrid query found, as plain values: the ranked hits (scores as the results
     carry them), what ran, and the stage lines and receipts when the request asked to explain."""
@@ -48,6 +72,7 @@ class HybridHits(NamedTuple):
     reranked: bool
     candidate_limit: int
     explain: list[Note] | None
+    gap: VectorGap | None = None  # what the vector leg could not see (None: nothing)
 
     @property
     def mode(self) -> str:
@@ -207,6 +232,7 @@ def hybrid_results(request: QueryAsk, filters: SearchFilters, found: HybridHits)
         explain=None
         if explain is None
         else [contracts.ExplainLine(**n._asdict()) for n in explain],
+        vector_coverage=None if found.gap is None else found.gap.wire(),
     )
     meta.total_results = len(results)
     return contracts.SearchResults(results=results, meta=meta)

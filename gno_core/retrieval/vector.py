@@ -11,10 +11,12 @@ from gno_core import contracts
 from gno_core.errors import ModelUnavailableError, RuntimeFailure, ValidationError
 from gno_core.identity import make_uri
 from gno_core.read_values import SearchFilters
+from gno_core.retrieval.coverage import vector_gap
 from gno_core.retrieval.lexical import RankedHit
 from gno_core.retrieval.query import STOPWORDS, words_of
 from gno_core.retrieval.results import (
     ResultBuilder,
+    VectorHits,
     base_meta,
     chunk_passage,
     clamp01,
@@ -83,9 +85,11 @@ class VectorSearch:
     def __init__(self, index: Index, embedder: Embedder, results: ResultBuilder) -> None:
         self.index, self.embedder, self.results = index, embedder, results
 
-    def hits(self, request: SearchAsk, filters: SearchFilters) -> list[RankedHit]:
-        """The ``limit`` eligible documents nearest the query; score = 1 - distance / 2."""
+    def hits(self, request: SearchAsk, filters: SearchFilters) -> VectorHits:
+        """The ``limit`` eligible documents nearest the query; score = 1 - distance / 2; with
+        the share of the searched collections that has no vector yet (``gap``)."""
         require_vectors(self.index, self.embedder)
+        gap = vector_gap(self.index, self.embedder.fingerprint, filters.collections)
         (query,) = self.embedder.embed_batch([self.embedder.profile.query(request.query)])
         hits = self.index.vectors.nearest(query, self.embedder.fingerprint, filters, request.limit)
         words = content_words(request.query)
@@ -101,17 +105,21 @@ class VectorSearch:
             )
             doc = hit.document
             out.append(RankedHit(doc, round(clamp01(score), 6), self.results.uri(doc), passage))
-        return out
+        return VectorHits(out, gap)
 
     def vsearch(self, request: SearchAsk, filters: SearchFilters) -> SearchResults:
         """``hits`` as the ``search-results@1.0`` contract."""
         from gno_core.contracts import SearchResults
 
-        out = [
-            search_result(h.document, h.score, h.uri, h.passage)
-            for h in self.hits(request, filters)
-        ]
-        meta = base_meta(request, filters, mode="vector", vectors_used=True)
+        found = self.hits(request, filters)
+        out = [search_result(h.document, h.score, h.uri, h.passage) for h in found.hits]
+        meta = base_meta(
+            request,
+            filters,
+            mode="vector",
+            vectors_used=True,
+            vector_coverage=None if found.gap is None else found.gap.wire(),
+        )
         meta.total_results = len(out)
         return SearchResults(results=out, meta=meta)
 

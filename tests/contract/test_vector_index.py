@@ -334,3 +334,27 @@ def test_documents_tied_at_the_cut_order_by_path(store: Store, filters: dict[str
         "notes/01.md",
         "notes/02.md",
     ]
+
+
+def test_coverage_counts_embedded_chunks_of_active_documents_in_scope(store: Store) -> None:
+    a = chunked("a.md", "one", "two", "three", "four")
+    b = chunked("b.md", "other", collection="work")
+    gone = chunked("gone.md", "inactive", "never embedded")
+    put(store, a, b, gone)
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("gone.md",)))
+    assert store.vectors.coverage(FP) == (0, 5)
+    embed(store, a, vec(1, 0))
+    assert store.vectors.coverage(FP) == (1, 5)
+    assert store.vectors.coverage(FP, ("notes",)) == (1, 4)
+    assert store.vectors.coverage(FP, ("notes",)).percent == 25  # type: ignore[union-attr]
+    assert store.vectors.coverage(FP, ("work", "notes")) == (1, 5)
+    embed(store, b, vec(1, 1))
+    # A fully embedded scope says nothing, even while another scope has a backlog; the inactive
+    # document's chunks are no backlog of anything searched.
+    assert store.vectors.coverage(FP, ("work",)) is None
+    embed(store, a, vec(1, 0), vec(0, 1), vec(1, 1), vec(1, 2))
+    assert store.vectors.coverage(FP) is None
+    assert store.vectors.coverage(FP, ("notes",)) is None
+    # Another space is not embedded at all; an empty scope has nothing to miss.
+    assert store.vectors.coverage(OTHER_FP, ("work",)) == (0, 1)
+    assert store.vectors.coverage(FP, ("nowhere",)) is None

@@ -243,3 +243,39 @@ def test_a_text_query_in_a_new_process_imports_no_pydantic(cli: Cli, tmp_path: P
     ).stdout
     assert "(mode hybrid, vectors, not reranked)" in out and "[result] #2 gno://notes/" in out
     assert out.splitlines()[-1].split() == ["False"] * len(unused) + ["0"]
+
+
+def test_a_mostly_unembedded_collection_says_so_on_stderr_and_in_json(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 22, failure 6: 5 notes embedded, then 15 more synced without embedding (25%).
+    folder = corpus(tmp_path)
+    cli.ok("collection", "add", str(folder), "--name", "notes")
+    cli.ok("index")
+    for i in range(15):
+        (folder / f"rocket{i}.md").write_text(f"# Rocket {i}\n\nRockets reach orbit {i}.\n")
+    cli.ok("update")
+    note = (
+        "Note: 25% of the chunks of notes have vectors (5 of 20); search by meaning sees only "
+        "those: run `gno embed` (or `gno index`) to embed the rest\n"
+    )
+    for command in ("vsearch", "query"):
+        plain, model = plain_and_model(cli, monkeypatch, [command, "rockets", "-c", "notes"])
+        assert plain[0] == 0 and plain[2] == note and "Note:" not in plain[1]
+        assert (plain[0], untimed(plain[1]), plain[2]) == (model[0], untimed(model[1]), model[2])
+        meta = cli.ok(command, "rockets", "--json").json()["meta"]
+        assert (
+            meta["vectorCoverage"]["percent"] == 25 and meta["vectorCoverage"]["fix"] == "gno embed"
+        )
+        assert cli.ok(command, "rockets", "--json").err == ""
+    explained = cli.ok("query", "rockets", "--explain").out
+    assert "(mode hybrid, vectors (25% embedded), not reranked)" in explained
+    assert "  [coverage] 25% of the chunks of the index have vectors (5 of 20)" in explained
+
+    before = {c: cli.ok(c, "rockets", "--json").json() for c in ("vsearch", "query")}
+    cli.ok("embed")
+    for command in ("vsearch", "query"):
+        run = cli.ok(command, "rockets", "-c", "notes")
+        assert run.err == "" and "embedded)" not in run.out
+        after = cli.ok(command, "rockets", "--json").json()
+        assert "vectorCoverage" not in after["meta"] and "vectorCoverage" in before[command]["meta"]

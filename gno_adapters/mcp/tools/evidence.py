@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import ToolDef
@@ -40,8 +41,23 @@ def _context(call: ToolCall) -> JSONObject:
 
     request = validated(ContextRequest, call.arguments)
     capsule = call.facade.context(request).wire()
-    # The model reads the compact projection; applications get the full capsule.
-    return {"content": [{"type": "text", "text": compact(capsule)}], "structuredContent": capsule}
+    # The model reads the compact projection; applications get the full capsule. A scope seen
+    # by meaning only in part adds a second text block saying how much (the projection's keys
+    # are fixed).
+    content = [{"type": "text", "text": compact(capsule)}]
+    note = _gap_note(call, capsule)
+    if note:
+        content.append({"type": "text", "text": note})
+    return {"content": content, "structuredContent": capsule}
+
+
+def _gap_note(call: ToolCall, capsule: dict[str, Any]) -> str | None:
+    from gno_core.retrieval.coverage import capsule_gap, capsule_note
+
+    if not capsule_gap(capsule):
+        return None
+    inner = capsule.get("verification", {}).get("capsule", capsule)
+    return capsule_note(call.facade.vector_gap_message(inner["scope"]["collections"] or None))
 
 
 def _verify(call: ToolCall) -> JSONObject:
@@ -166,7 +182,7 @@ def _ask(call: ToolCall) -> JSONObject:
 
     request = validated(AskRequest, call.arguments)
     result = call.facade.ask(request).wire()
-    text = render_ask(result)
+    text = render_ask(result, _gap_note(call, result))
     return {"content": [{"type": "text", "text": text}], "structuredContent": result}
 
 

@@ -50,6 +50,8 @@ def render_results(results: SearchResults) -> str:
             lines.append(f"   Line: {hit.line}")
         lines.extend(f"   {text}" for text in c.content_lines(hit.snippet.strip()))
         blocks.append("\n".join(lines))
+    if meta.vector_coverage is not None:  # search by meaning missed part of the collections
+        blocks.append(f"Note: {meta.vector_coverage.message}")
     return "\n\n".join(blocks)
 
 
