@@ -12,6 +12,8 @@ import json
 import re
 from typing import Any
 
+from gno_core.retrieval.coverage import GAP_WARNING
+
 PROJECTION_VERSION = "gno-context-agent-v1"
 _BACKTICKS = re.compile(r"`+")
 
@@ -94,10 +96,8 @@ def markdown(capsule: dict[str, Any]) -> str:
         f"Coverage: {len(coverage['coveredFacets'])}/{len(coverage['requestedFacets'])} facets"
         + ("" if coverage["complete"] else " (incomplete)"),
         *(
-            [
-                "Warning: embedding_coverage_incomplete (search by meaning saw only part of the scope)"
-            ]
-            if "embedding_coverage_incomplete" in capsule["warnings"]
+            [f"Warning: {GAP_WARNING} (search by meaning saw only part of the scope)"]
+            if GAP_WARNING in capsule["warnings"]
             else []
         ),
         "",
