@@ -22,6 +22,10 @@ from gno_adapters.mcp.tools.common import ToolCall, TransportStatus
 from gno_core.surface import OPERATIONS, FacadeFactory
 
 SERVER_NAME = "gno"
+#: The ``serverInfo.version`` every ``initialize`` and modern ``serverInfo`` stamp carries: the
+#: version of the MCP server contract gno implements (the spec's "Server Information", 1.0.0),
+#: not the package version (``gno --version``, ``gno_core.version``), which moves on its own.
+SERVER_CONTRACT_VERSION = "1.0.0"
 WRITE_ENV = "GNO_MCP_ENABLE_WRITE"
 
 
@@ -139,6 +143,4 @@ class GnoHandlers:
 
 
 def build_engine(handlers: GnoHandlers) -> Engine:
-    from gno_core import __version__
-
-    return Engine(handlers, name=SERVER_NAME, version=__version__)
+    return Engine(handlers, name=SERVER_NAME, version=SERVER_CONTRACT_VERSION)

@@ -52,7 +52,7 @@ def test_initialize_negotiates_down_to_a_handshake_revision(
             "tools": {"listChanged": False},
             "resources": {"subscribe": False, "listChanged": False},
         },
-        "serverInfo": {"name": "gno", "version": result["serverInfo"]["version"]},
+        "serverInfo": {"name": "gno", "version": "1.0.0"},
     }
     assert peer.connection.era == "legacy"
 
@@ -113,7 +113,7 @@ def test_server_discover_pins_the_modern_era() -> None:
     assert result["capabilities"]["tools"] == {"listChanged": False}
     assert result["resultType"] == "complete"
     assert (result["ttlMs"], result["cacheScope"]) == (0, "private")
-    assert result["_meta"][SERVER_INFO_KEY]["name"] == "gno"
+    assert result["_meta"][SERVER_INFO_KEY] == {"name": "gno", "version": "1.0.0"}
 
 
 def test_a_later_legacy_initialize_on_a_modern_connection_is_unsupported() -> None:
