@@ -43,7 +43,10 @@ def _multi_get_options(p: argparse.ArgumentParser) -> None:
     from gno_core.contracts.requests import MultiGetRequest
 
     p.add_argument(
-        "refs", nargs="+", help="refs, comma separated lists, or one glob like notes/**/*.md"
+        "refs",
+        nargs="+",
+        help="refs, comma separated lists, or one glob like notes/**/*.md (a glob that "
+        "matches nothing exits 1)",
     )
     add_request_options(p, MultiGetRequest)
     p.add_argument("--line-numbers", action="store_true", help="prefix lines with their numbers")
@@ -76,20 +79,29 @@ def run_multi_get(ctx: Context) -> int:
     a = ctx.args
     refs = [r.strip() for raw in a.refs for r in raw.split(",") if r.strip()]
     cap = {"max_bytes": a.max_bytes} if a.max_bytes is not None else {}
-    if len(refs) == 1 and GLOB_CHARS.intersection(refs[0]):
-        result = ctx.gno.multi_get(pattern=refs[0], **cap)
+    pattern = refs[0] if len(refs) == 1 and GLOB_CHARS.intersection(refs[0]) else None
+    if pattern is not None:
+        result = ctx.gno.multi_get(pattern=pattern, **cap)
     else:
         result = ctx.gno.multi_get(refs=refs, **cap)
+    # A glob that matches nothing is NOT_FOUND's exit, with the (valid, empty) result as JSON.
+    code = 0
+    if pattern is not None and not result.documents and not result.skipped:
+        from gno_core.errors import NotFoundError, exit_code_for
+
+        miss = NotFoundError(f"No document matches {pattern}", details={"pattern": pattern})
+        emit(f"Error: {miss.message}", sys.stderr)
+        code = exit_code_for(miss)
     if ctx.json:
         emit_json(result)
-        return 0
+        return code
     for doc in result.documents:
         mirror = " (converted: mirror lines)" if doc.coordinate_space == "canonical_mirror" else ""
         emit(f"=== {doc.uri} {doc.docid}{' (truncated)' if doc.truncated else ''}{mirror}")
         emit(number_lines(doc.content, 1) if a.line_numbers else doc.content)
     for s in result.skipped:
         emit(f"skipped {s.ref}: {s.reason}{': ' + s.message if s.message else ''}")
-    return 0
+    return code
 
 
 def run_ls(ctx: Context) -> int:

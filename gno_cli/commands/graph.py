@@ -11,6 +11,7 @@ from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
+    from gno_core.contracts.graph import GraphResult
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,7 +29,11 @@ def _graph_options(g: argparse.ArgumentParser) -> None:
     )
 
     add_request_options(g, GraphRequest)
-    g.add_argument("--html", metavar="FILE", help="also write a standalone HTML/SVG picture")
+    g.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write a standalone HTML/SVG picture (its folder must exist)",
+    )
     gsub = g.add_subparsers(dest="graph_command", metavar="COMMAND")
     q = gsub.add_parser("query", help="bounded typed-edge traversal from one document")
     add_request_options(q, GraphQueryRequest)
@@ -45,18 +50,16 @@ def run_graph(ctx: Context) -> int:
     from gno_core.contracts.requests import GraphRequest
 
     req = validated(ctx.args, GraphRequest)
-    pre = ctx.gno.graph_wire(req)
     html_file = getattr(ctx.args, "html", None)
+    if html_file:
+        _check_html_target(html_file)
+    pre = ctx.gno.graph_wire(req)
     if ctx.json and not html_file:
         emit_json(pre.wire())  # no model per node and link
         return 0
     res = pre.model()
     if html_file:
-        from pathlib import Path
-
-        from gno_cli.graph_html import render_html
-
-        Path(html_file).write_text(render_html(res), encoding="utf-8")
+        _write_html(html_file, res)
     if ctx.json:
         emit_json(res)
         return 0
@@ -95,6 +98,46 @@ def run_graph(ctx: Context) -> int:
     for warning in meta.warnings:
         emit(f"warning: {warning}")
     return 0
+
+
+def _check_html_target(html_file: str) -> None:
+    """Fail before the graph is built when ``--html`` names a file in a folder that is not
+    there (gno does not create folders the user did not ask for)."""
+    from pathlib import Path
+
+    from gno_core.errors import PathNotFoundError, ValidationError
+
+    target = Path(html_file)
+    folder = target.parent
+    if not folder.exists():
+        raise PathNotFoundError(
+            f"Cannot write {html_file}: the folder {folder} does not exist",
+            details={"path": str(target), "folder": str(folder)},
+        )
+    if not folder.is_dir() or target.is_dir():
+        not_dir = folder if not folder.is_dir() else target
+        raise ValidationError(
+            f"Cannot write {html_file}: {not_dir} is "
+            + ("not a folder" if not_dir is folder else "a folder"),
+            details={"path": str(target)},
+        )
+
+
+def _write_html(html_file: str, res: GraphResult) -> None:
+    import errno
+    from pathlib import Path
+
+    from gno_cli.graph_html import render_html
+    from gno_core.errors import RuntimeFailure
+
+    try:
+        Path(html_file).write_text(render_html(res), encoding="utf-8")
+    except OSError as exc:
+        code = errno.errorcode.get(exc.errno or 0, "")
+        raise RuntimeFailure(
+            f"Cannot write {html_file}: {exc.strerror or exc}",
+            details={"path": html_file, "errno": code},
+        ) from exc
 
 
 def run_query(ctx: Context) -> int:
