@@ -169,3 +169,10 @@ def test_rest_refuses_unsafe_names_and_absolute_folders() -> None:
             (400, "INVALID_PATH")
         ] * len(refused)
         assert http.post("/api/search", json={"query": "narwhal"}).json()["results"] == []
+
+
+def test_job_tools_need_no_write_access() -> None:
+    """gno_job_status / gno_list_jobs are read tools: the gateway's write gate lets them by."""
+    with served(mode="serve") as server, httpx.Client(base_url=server.base, timeout=10) as http:
+        listed = _tool(http, _session(http), "gno_list_jobs")
+    assert listed["structuredContent"] == {"recent": []}

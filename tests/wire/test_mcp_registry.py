@@ -93,6 +93,8 @@ def test_registry_names_and_order() -> None:
         "gno_graph_query",
         "gno_graph_neighbors",
         "gno_graph_path",
+        "gno_job_status",
+        "gno_list_jobs",
     ]
     write_only = [t.name for t in registry("full", True).tools if t.write]
     assert write_only == [
@@ -108,8 +110,6 @@ def test_registry_names_and_order() -> None:
         "gno_clear_collection_embeddings",
         "gno_index",
         "gno_remove_collection",
-        "gno_job_status",
-        "gno_list_jobs",
     ]
     assert [t.name for t in registry("full", True).tools if not t.write] == [
         t.name for t in registry("full", False).tools
@@ -170,8 +170,7 @@ def test_schemas_are_stamped_json_schema_2020_12(tool: ToolDef) -> None:
         assert entry["outputSchema"] == build_schema(tool.output)
         assert entry["outputSchema"]["$schema"] == JSON_SCHEMA_DIALECT
         Draft202012Validator.check_schema(entry["outputSchema"])
-    job_reads = {"gno_job_status", "gno_list_jobs"}
-    assert entry["annotations"]["readOnlyHint"] is (not tool.write or tool.name in job_reads)
+    assert entry["annotations"]["readOnlyHint"] is (not tool.write)
 
 
 def test_output_schemas_agree_with_committed_contract_files() -> None:

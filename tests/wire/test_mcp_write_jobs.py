@@ -172,3 +172,15 @@ def test_a_cancelled_sync_call_stops_before_the_next_file() -> None:
     assert stopped.value.details["done"] == 0
     peer = peer_over(made)
     assert call(peer, "gno_sync")["structuredContent"]["result"]["totalAdded"] == 50
+
+
+def test_job_tools_are_read_tools_served_without_the_write_gate() -> None:
+    """The spec counts gno_job_status and gno_list_jobs among the read tools (issue 23): they
+    only read job state, so a server without --enable-write lists and answers them."""
+    peer = Peer(facade=factory(made_with()))
+    peer.initialize()
+    names = [t["name"] for t in peer.request("tools/list")["result"]["tools"]]
+    assert names[-2:] == ["gno_job_status", "gno_list_jobs"]
+    assert "gno_index" not in names
+    assert call(peer, "gno_list_jobs")["structuredContent"] == {"recent": []}
+    assert error_code(call(peer, "gno_job_status", jobId="job-404")) == "NOT_FOUND"

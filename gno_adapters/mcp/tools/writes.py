@@ -287,13 +287,15 @@ def _tool(
     handler: Handler,
     requires: str,
     annotations: JSONObject,
+    *,
+    write: bool = True,
 ) -> ToolDef:
     return ToolDef(
         name=name,
         input_schema=DerivedSchema(f"{WRITE_REQUESTS}:{model}"),
         output=output,
         handler=handler,
-        write=True,
+        write=write,
         requires=requires,
         annotations=dict(annotations),
     )
@@ -329,7 +331,17 @@ REMOVE_COLLECTION = _tool(
     "remove_collection_kept",
     REMOVES,
 )
+# The job tools only read the job manager's state: the spec counts them among the read tools,
+# so they are served without --enable-write (and the HTTP write gate lets them by).
 JOB_STATUS = _tool(
-    "gno_job_status", "JobStatusRequest", "mcp-job-status", _job_status, "sync", READ_ONLY
+    "gno_job_status",
+    "JobStatusRequest",
+    "mcp-job-status",
+    _job_status,
+    "sync",
+    READ_ONLY,
+    write=False,
 )
-LIST_JOBS = _tool("gno_list_jobs", "ListJobsRequest", "mcp-job-list", _list_jobs, "sync", READ_ONLY)
+LIST_JOBS = _tool(
+    "gno_list_jobs", "ListJobsRequest", "mcp-job-list", _list_jobs, "sync", READ_ONLY, write=False
+)
