@@ -5,7 +5,10 @@
    the resolved links of the index must be the graph before with the new name (same edges,
    same relations and confidence), no link newly unresolved or ambiguous, and a byte diff of
    the vault must show only the planned spans (every file outside the plan byte-identical,
-   every file in it equal to its old bytes with the plan's edits applied).
+   every file in it equal to its old bytes with the plan's edits applied). And, read from the
+   files without gno (``_broken``): the relative Markdown links ``[t](x.md)`` and the link
+   reference definitions ``[label]: x.md 'Title'`` whose file does not exist must be the ones
+   broken before (0 newly broken).
 2. A generated vault whose hub has ``--inbound`` linking notes (mixed forms: bare name,
    alias, path with heading, relative Markdown, embed): preview and apply latency (median of
    ``--rounds``, the hub renamed back and forth), beside a baseline measured in the same run:
@@ -19,6 +22,8 @@ check fails.
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import shutil
 import statistics
 import sys
@@ -49,6 +54,35 @@ def _edges(gno: Any, rename: tuple[str, str] | None = None) -> Counter[tuple[str
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*.md")}
+
+
+_INLINE = re.compile(r"(?<!!)\[[^\[\]]*\]\(<?([^()\s<>]+?\.md)(?:#[^()\s]*)?>?(?:\s[^()]*)?\)")
+_DEFINITION = re.compile(r"^ {0,3}\[[^\[\]]+\]:[ \t]*<?([^\s<>]+?\.md)(?:#\S*)?>?(?:\s|$)")
+
+
+def _broken(folder: Path) -> Counter[tuple[str, str, str]]:
+    """(file, kind, destination) of every relative ``.md`` Markdown link (``inline``) and link
+    reference definition (``definition``) outside fenced code whose file does not exist: a
+    reading of the files on disk independent of gno's parser and index."""
+    out: Counter[tuple[str, str, str]] = Counter()
+    for path in sorted(folder.rglob("*.md")):
+        rel = path.relative_to(folder).as_posix()
+        fence = False
+        for line in path.read_text(encoding="utf-8", errors="replace").split("\n"):
+            if line.lstrip().startswith(("```", "~~~")):
+                fence = not fence
+            if fence:
+                continue
+            found = [("inline", d) for d in _INLINE.findall(line)]
+            found += [("definition", d) for d in _DEFINITION.findall(line)]
+            for kind, dest in found:
+                if "://" in dest:
+                    continue
+                base = "" if dest.startswith("/") else os.path.dirname(rel)
+                joined = os.path.normpath(os.path.join(base, dest.lstrip("/")))
+                if not (folder / joined).is_file():
+                    out[(rel, kind, dest)] += 1
+    return out
 
 
 #: CPU seconds of this process (every thread) per preview and per apply of the hub.
@@ -100,6 +134,8 @@ def real(name: str, top: int, work: Path) -> bool:
     hubs = [rel for rel, _ in inbound.most_common(top)]
     ok = True
     applied = blocked = rewrites = 0
+    broken_before = broken_now = _broken(folder)
+    newly_broken: Counter[str] = Counter()
     previews: list[float] = []
     applies: list[float] = []
     for rel in hubs:
@@ -119,21 +155,28 @@ def real(name: str, top: int, work: Path) -> bool:
         applies.append(a_s)
         rewrites += preview.safety.rewrites
         after_counts = gno.handle.index.links.counts()
+        after_broken = _broken(folder)
+        broken, broken_now = after_broken - broken_now, after_broken
+        newly_broken.update(kind for (_, kind, _), n in broken.items() for _ in range(n))
         same_graph = _edges(gno) == edges
         same_bytes = _snapshot(folder) == _expected(files, preview)
         newly = (
             after_counts.unresolved - counts.unresolved,
             after_counts.ambiguous - counts.ambiguous,
         )
-        if not (same_graph and same_bytes and newly == (0, 0)):
+        if not (same_graph and same_bytes and newly == (0, 0) and not broken):
             ok = False
             print(
-                f"  FAIL {rel}: graph {same_graph}, bytes {same_bytes}, new unresolved/ambiguous {newly}"
+                f"  FAIL {rel}: graph {same_graph}, bytes {same_bytes}, new unresolved/ambiguous "
+                f"{newly}, newly broken on disk {sum(broken.values())}"
             )
     print(
         f"{name}: {applied} of {len(hubs)} most linked notes renamed ({blocked} refused by the "
         f"planner), {rewrites} links rewritten; graph equal, 0 broken, 0 newly ambiguous and "
-        f"only planned bytes changed after every apply: {'yes' if ok else 'NO'}; preview p50 "
+        f"only planned bytes changed after every apply: {'yes' if ok else 'NO'}; read from the "
+        f"files: {sum(broken_before.values())} Markdown links and definitions broken before, "
+        f"newly broken after the renames: {newly_broken['inline']} inline, "
+        f"{newly_broken['definition']} definitions; preview p50 "
         f"{statistics.median(previews) * 1000:.0f} ms, apply p50 "
         f"{statistics.median(applies) * 1000 if applies else float('nan'):.0f} ms"
     )

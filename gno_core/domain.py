@@ -63,8 +63,9 @@ __all__ = [
 
 #: Bump to force every document to be re-processed on the next sync (chunker or parser change).
 # 2: links and document names extracted at sync; 3: converters; 4: inline tags; 5: Markdown and
-# text mirrors keep every source line (line numbers are the file's)
-INGEST_VERSION = 5
+# text mirrors keep every source line (line numbers are the file's); 6: link reference
+# definitions are links
+INGEST_VERSION = 6
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,9 @@ inline code removed) and plain file-existence checks on disk, by each tool's own
   ``vault/<note.name>.md`` (or a file called ``<note.name>``) exists. HTML comments
   (single or multi-line) are removed first.
 - Foam (``foam-docs``): ``[[name]]`` resolves when exactly one ``.md`` file is called
-  ``name.md``; ``[text](relative.md)`` when the relative file exists.
+  ``name.md``; ``[text](relative.md)`` and a link reference definition
+  ``[label]: relative.md 'Title'`` (one link per definition line) when the relative file
+  exists.
 
 Each expectation is ``(source rel_path, target text, expected target rel_path or None)``.
 """
@@ -22,6 +24,7 @@ from pathlib import Path
 _WIKI = re.compile(r"!?\[\[([^\[\]]+)\]\]")
 _INLINE_CODE = re.compile(r"`[^`]*`")
 _MD_LINK = re.compile(r"(?<!!)\[[^\[\]]*\]\(([^()\s]+\.md)(?:#[^()\s]*)?\)")
+_DEFINITION = re.compile(r"^ {0,3}\[[^\[\]]+\]:\s+<?([^\s<>]+\.md)(?:#\S*)?>?(?:\s|$)")
 
 Expectation = tuple[str, str, "str | None"]
 
@@ -78,7 +81,7 @@ def foam_expected(root: Path) -> Counter[Expectation]:
                     continue
                 hits = by_stem.get(target, [])
                 expected[(rel, target, hits[0] if len(hits) == 1 else None)] += 1
-            for dest in _MD_LINK.findall(line):
+            for dest in _MD_LINK.findall(line) + _DEFINITION.findall(line):
                 if "://" in dest:
                     continue
                 joined = os.path.normpath(os.path.join(os.path.dirname(rel), dest))

@@ -10,32 +10,41 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = ["MASK", "escaped", "iter_prose", "normal_label", "prose_lines"]
+__all__ = ["MASK", "REF_DEF", "escaped", "iter_prose", "normal_label", "prose_lines"]
 
 MASK = "\x00"
 _FENCE_OPEN = re.compile(r"^([ \t]*)(`{3,}|~{3,})(.*)$")
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
-_REF_DEF = re.compile(
+REF_DEF = re.compile(
     r"^ {0,3}\[((?:[^\[\]\\\x00]|\\.){1,999})\]:[ \t]*(<[^<>\n]*>|[^\s\x00]+)"
     r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t]*$"
 )
 _SPACES = re.compile(r"\s+")
 
 
-def prose_lines(lines: list[str], start: int) -> tuple[list[tuple[int, str, str]], dict[str, str]]:
+def prose_lines(
+    lines: list[str], start: int
+) -> tuple[list[tuple[int, str, str]], dict[str, str], set[int]]:
     """(line number, line, masked line) of every line outside code and math blocks that holds a
-    ``[`` or ``<``, with inline code, comments and math masked; and the reference definitions
-    (label -> destination), whose lines are not prose."""
+    ``[`` or ``<``, with inline code, comments and math masked; the reference definitions
+    (label -> destination, the first of each label); and the numbers of the definition lines
+    (each among the lines, a link to its destination, ``inline.definition_link``)."""
     definitions: dict[str, str] = {}
-    return list(iter_prose(lines, start, "[", definitions)), definitions
+    defined: set[int] = set()
+    return list(iter_prose(lines, start, "[", definitions, defined)), definitions, defined
 
 
 def iter_prose(
-    lines: list[str], start: int, needle: str, definitions: dict[str, str]
+    lines: list[str],
+    start: int,
+    needle: str,
+    definitions: dict[str, str],
+    defined: set[int] | None = None,
 ) -> Iterator[tuple[int, str, str]]:
     """``prose_lines`` one line at a time, for the lines holding ``needle`` or a ``<`` (links
-    need a ``[``, inline tags a ``#``), adding the reference definitions met so far to ``definitions``: a
-    reader that has seen enough stops early."""
+    need a ``[``, inline tags a ``#``), adding the reference definitions met so far to
+    ``definitions``: a reader that has seen enough stops early. With ``defined``, definition
+    lines are given too, their numbers added to it; without, they are left out."""
     fence: tuple[str, int, int] | None = None  # character, length, indentation
     in_math = in_comment = in_list = False
     prev_blank = prev_code = True
@@ -87,12 +96,15 @@ def iter_prose(
         if needle not in line and "<" not in line:
             continue  # nothing to find, and no comment can open here
         masked, in_comment = _mask(line, False)
-        definition = _REF_DEF.match(masked)
+        definition = REF_DEF.match(masked)
         if definition:
             label = normal_label(definition.group(1))
             if label and label not in definitions:
                 dest = definition.group(2)
                 definitions[label] = dest[1:-1] if dest.startswith("<") else dest
+            if defined is not None and label:
+                defined.add(index + 1)
+                yield index + 1, line, masked
             continue
         yield index + 1, line, masked
 

@@ -3,8 +3,9 @@
 Body forms: ``[[target]]``, ``[[target|alias]]``, ``[[target#heading]]``, ``[[target#^block]]``,
 embeds ``![[x]]``, ``[[collection:target]]``, inline links and images ``[text](dest)`` /
 ``![alt](dest)`` (relative or root-relative, ``#anchor``, percent-encoded and ``<angle>`` forms,
-optional title), reference-style ``[text][label]``, ``[label][]`` and ``[label]`` with their
-``[label]: dest`` definitions, and autolinks ``<scheme:...>``. Nothing is taken from fenced or
+optional title), reference-style ``[text][label]``, ``[label][]`` and ``[label]`` (each at its
+own place, to the destination of the label's first definition) and the ``[label]: dest``
+definitions themselves (each a link from its line), and autolinks ``<scheme:...>``. Nothing is taken from fenced or
 indented code, inline code, HTML comments or math (``$...$``, ``$$`` blocks); links to another
 part of the same document (``[[#h]]``, ``(#h)``) are not links between documents and are left
 out. Destinations with a scheme (``http:``, ``mailto:`` ...) are kept as external.
@@ -19,12 +20,12 @@ at most ``MAX_LINKS`` links are kept per document (``limit``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from gno_core.domain import FRONTMATTER_RELATION, ExtractedLink
 from gno_core.links.blocks import MASK, prose_lines
-from gno_core.links.inline import line_links
+from gno_core.links.inline import definition_link, line_links
 from gno_core.links.names import link_keys
 from gno_core.links.typed_edges import frontmatter_links, snake_case
 
@@ -54,9 +55,9 @@ def extract_links(
     out: list[ExtractedLink] = []
     if front:
         out.extend(frontmatter_links(front, lines[: body_start_line - 1]))
-    prose, definitions = prose_lines(lines, body_start_line)
+    prose, definitions, defined = prose_lines(lines, body_start_line)
     for lineno, line, masked in prose:
-        for link in line_links(lineno, line, masked, definitions):
+        for link in _line(lineno, line, masked, definitions, defined):
             out.append(link)
             if len(out) >= limit:
                 break
@@ -88,7 +89,7 @@ def extract_edited(
     definitions, the link limit is near): the caller extracts the whole text.
 
     Sound because a prose line's links are a function of its number, its text, its masked
-    text and the definitions alone: when ``prose_lines`` gives the same for every other line,
+    text, the definitions and which lines are definitions alone: when ``prose_lines`` gives the same for every other line,
     their links are the ones ``previous`` holds for them."""
     if not edited or min(edited) < body_start_line or len(previous) >= MAX_LINKS:
         return None
@@ -102,9 +103,11 @@ def extract_edited(
         patched[number - 1] = new_lines[number - 1]
     if patched != new_lines:
         return None
-    old_prose, old_definitions = prose_lines(old_lines, body_start_line)
-    new_prose, definitions = prose_lines(new_lines, body_start_line)
-    if old_definitions != definitions or len(old_prose) != len(new_prose):
+    old_prose, old_definitions, old_defined = prose_lines(old_lines, body_start_line)
+    new_prose, definitions, defined = prose_lines(new_lines, body_start_line)
+    if old_definitions != definitions or old_defined != defined:
+        return None
+    if len(old_prose) != len(new_prose):
         return None
     head = 0
     while head < len(previous) and previous[head].edge_source == FRONTMATTER_RELATION:
@@ -118,7 +121,8 @@ def extract_edited(
         if before[0] != lineno:
             return None
         if lineno in edited:
-            out.extend((link, True) for link in line_links(lineno, line, masked, definitions))
+            fresh = _line(lineno, line, masked, definitions, defined)
+            out.extend((link, True) for link in fresh)
         elif before[1:] == (line, masked):
             out.extend((link, False) for link in kept)
         else:
@@ -131,6 +135,18 @@ def extract_edited(
         else (link if link.seq == seq else _numbered(link, seq, link.keys))
         for seq, (link, fresh) in enumerate(out)
     )
+
+
+def _line(
+    lineno: int, line: str, masked: str, definitions: dict[str, str], defined: set[int]
+) -> Iterator[ExtractedLink]:
+    """The links of one line ``prose_lines`` gave: a definition's link, or a prose line's."""
+    if lineno in defined:
+        link = definition_link(lineno, line, masked)
+        if link is not None:
+            yield link
+        return
+    yield from line_links(lineno, line, masked, definitions)
 
 
 def _numbered(k: ExtractedLink, seq: int, keys: tuple[str, ...]) -> ExtractedLink:

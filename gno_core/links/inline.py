@@ -19,10 +19,10 @@ from gno_core.domain import (
     WIKILINK,
     ExtractedLink,
 )
-from gno_core.links.blocks import MASK, escaped, normal_label
+from gno_core.links.blocks import MASK, REF_DEF, escaped, normal_label
 from gno_core.links.names import label_first_target
 
-__all__ = ["CONTEXT_CHARS", "GNO_URI", "line_links", "make_link", "wiki"]
+__all__ = ["CONTEXT_CHARS", "GNO_URI", "definition_link", "line_links", "make_link", "wiki"]
 
 #: Characters of the source line kept around a link as its context.
 CONTEXT_CHARS = 160
@@ -70,6 +70,22 @@ def line_links(
     found.sort(key=lambda item: item[0])
     for _, link in found:
         yield link
+
+
+def definition_link(lineno: int, line: str, masked: str) -> ExtractedLink | None:
+    """The link a reference definition ``[label]: dest "title"`` on ``line`` makes to its
+    destination: a Markdown link spanning the definition from ``[`` to its last character,
+    its text the label (every definition, not only the first of its label: each is a link a
+    reader sees; the uses ``[text][label]`` are links too, at their own place)."""
+    match = REF_DEF.match(masked)
+    if match is None:
+        return None
+    dest = line[match.start(2) : match.end(2)]
+    if dest.startswith("<"):
+        dest = dest[1:-1]
+    start = match.start(1) - 1
+    end = len(line[: match.end()].rstrip()) - 1
+    return _markdown(lineno, line, start, end, dest, line[match.start(1) : match.end(1)], False)
 
 
 def _wiki_links(lineno: int, line: str, masked: str, found: list[tuple[int, ExtractedLink]]) -> str:

@@ -19,6 +19,8 @@ from gno_core.links.names import fold, strip_markdown_extension
 
 __all__ = [
     "Site",
+    "definition_here",
+    "definition_site",
     "markdown_sites",
     "relocate_markdown",
     "rename_wiki",
@@ -105,12 +107,26 @@ def definition_site(lines: tuple[str, ...], label: str) -> tuple[int, Site] | No
     for index, line in enumerate(lines):
         match = _DEFINITION.match(line)
         if match and " ".join(match.group(2).split()).casefold() == label:
-            dest = match.group(4)
-            angle = dest.startswith("<")
-            begin = match.start(4) + (1 if angle else 0)
-            found = _path_site(line, begin, match.end(4) - (1 if angle else 0), angle)
+            found = _definition_dest(line, match)
             return (index, found[0]) if found else None
     return None
+
+
+def definition_here(line: str, start: int) -> list[Site] | None:
+    """The destination path of the definition ``[label]: dest`` whose ``[`` is at ``start``
+    of ``line`` (the link a definition makes, ``inline.definition_link``): [] when it names
+    no path (a URL); None when no definition opens there."""
+    match = _DEFINITION.match(line)
+    if match is None or match.end(1) - 1 != start:
+        return None
+    return _definition_dest(line, match)
+
+
+def _definition_dest(line: str, match: re.Match[str]) -> list[Site]:
+    dest = match.group(4)
+    angle = dest.startswith("<")
+    begin = match.start(4) + (1 if angle else 0)
+    return _path_site(line, begin, match.end(4) - (1 if angle else 0), angle)
 
 
 def _path_site(line: str, begin: int, finish: int, angle: bool) -> list[Site]:

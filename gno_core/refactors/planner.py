@@ -263,14 +263,20 @@ class Planner:
         if link.target_collection is not None:
             return None, "unsupported_syntax", "unsupported"  # gno:// URIs
         reason: str | None = None
-        found = forms.markdown_sites(line, link.start_col - 1, link.end_col)
+        # A definition ``[label]: dest`` is its own site; a use ``[text][label]`` has its
+        # label's definition as its site (the same edit: the plan writes it once).
+        found = forms.definition_here(line, link.start_col - 1)
+        if found is not None:
+            reason = "reference_definition_site"
+        else:
+            found = forms.markdown_sites(line, link.start_col - 1, link.end_col)
         site: tuple[int, forms.Site] | None = (index, found[0]) if found else None
-        if site is None:
+        if site is None and reason is None:
             label = forms.reference_label(line, link.start_col - 1, link.end_col)
             site = forms.definition_site(note.raw.lines, label)
             reason = "reference_definition_site"
-            if site is None:
-                return None, "malformed_syntax", "unsupported"
+        if site is None:
+            return None, "malformed_syntax", "unsupported"
         new = forms.relocate_markdown(site[1], note.rel_path, destination, plan.source, plan.target)
         moved_folder = posixpath.dirname(note.rel_path) != posixpath.dirname(destination)
         if (

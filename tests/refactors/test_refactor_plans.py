@@ -228,3 +228,45 @@ def test_a_duplicate_adds_a_copy_and_changes_no_other_file() -> None:
     )
     assert {k: v for k, v in files.items() if k != f"{ROOT}/deep-copy.md"} == untouched
     assert gno.get("notes/deep-copy.md").wire()["uri"] == "gno://notes/deep-copy.md"
+
+
+DEFINITIONS: dict[str, str | bytes] = {
+    "a/target.md": "# T\n\n[up]: ../hub.md 'Up'\n[self]: <target.md#top> \"Me\"\n",
+    "hub.md": "# Hub\n\nJust [[target]].\n\n[target]: a/target.md 'Target'\n",
+    "b/user.md": "# User\n\nUse [it][T] and [t].\n\n[t]: ../a/target.md#x (Title)\n",
+}
+
+
+def test_a_move_rewrites_each_definitions_destination_and_never_a_use() -> None:
+    """Issue 22: 2. A definition no text uses (Foam's, under a wiki link) is rewritten; a used
+    one once, its uses' lines untouched; the moved note's own definitions are recalculated
+    from its new folder; titles, anchors and angle brackets kept."""
+    gno, adapters = _gno(DEFINITIONS)
+    before = _backlinks(gno, "notes/a/target.md")
+    assert before == [
+        ("gno://notes/a/target.md", "top", 4),
+        ("gno://notes/b/user.md", "x", 3),
+        ("gno://notes/b/user.md", "x", 3),
+        ("gno://notes/b/user.md", "x", 5),
+        ("gno://notes/hub.md", "", 3),
+        ("gno://notes/hub.md", "", 5),
+    ]
+    request = MoveNoteRequest(ref="notes/a/target.md", folder_path="c/d")
+    preview = _preview(gno, request)
+    assert preview.can_apply, preview.safety.blockers
+    result = gno.move_note(_apply(request, preview.plan_digest))
+    assert isinstance(result, RefactorApplyResult) and result.status == "applied"
+    files = _files(adapters)
+    assert (
+        files[f"{ROOT}/hub.md"]
+        == b"# Hub\n\nJust [[target]].\n\n[target]: c/d/target.md 'Target'\n"
+    )
+    assert files[f"{ROOT}/b/user.md"] == (
+        b"# User\n\nUse [it][T] and [t].\n\n[t]: ../c/d/target.md#x (Title)\n"
+    )
+    assert files[f"{ROOT}/c/d/target.md"] == (
+        b"# T\n\n[up]: ../../hub.md 'Up'\n[self]: <target.md#top> \"Me\"\n"
+    )
+    after = _backlinks(gno, "notes/c/d/target.md")
+    assert after == sorted((a.replace("a/target", "c/d/target"), b, n) for a, b, n in before)
+    assert len(_backlinks(gno, "notes/hub.md")) == 1

@@ -26,6 +26,8 @@ LINES = (
     "[ref][h] and [h] and [other][]",
     "[h]: ../hub/hub.md",
     "[other]: <other.md>",
+    "[h]: ../hub/hub.md 'Hub'",
+    " [H]: elsewhere.md",
     "<https://example.org> [[gno:hub]] [[other:hub]]",
     "",
     "plain words",

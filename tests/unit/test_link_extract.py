@@ -63,17 +63,43 @@ def test_reference_style_links_use_their_definitions() -> None:
         "See [the note][n1], [N2][] and [n3] but not [unknown].\n\n"
         "[n1]: one.md\n[n2]: <two words.md> 'Two'\n[N3]: three.md#part\n"
     )
-    assert short(text) == [
-        ("markdown", "one.md", None, None),
-        ("markdown", "two words.md", None, None),
-        ("markdown", "three.md", "part", None),
+    got = links(text)
+    # Each use at its place (line 1), then each definition at its own line (issue 22: 2).
+    assert [(k.start_line, k.start_col, k.end_col, k.target_ref, k.target_anchor) for k in got] == [
+        (1, 5, 18, "one.md", None),
+        (1, 21, 26, "two words.md", None),
+        (1, 32, 35, "three.md", "part"),
+        (3, 1, 12, "one.md", None),
+        (4, 1, 26, "two words.md", None),
+        (5, 1, 19, "three.md", "part"),
     ]
-    assert links(text)[0].link_text == "the note"
+    assert {k.link_type for k in got} == {"markdown"}
+    assert [k.link_text for k in got] == ["the note", "N2", "n3", "n1", "n2", "N3"]
 
 
 def test_foam_definitions_do_not_double_wiki_links() -> None:
+    """``[[wikilinks]]`` is one wiki link (not also a shortcut use of ``[wikilinks]``); the
+    definition is a link of its own, from its line."""
     text = "Use [[wikilinks]] here.\n\n[wikilinks]: features/wikilinks.md 'Wikilinks'\n"
-    assert short(text) == [("wiki", "wikilinks", None, None)]
+    assert short(text) == [
+        ("wiki", "wikilinks", None, None),
+        ("markdown", "features/wikilinks.md", None, None),
+    ]
+    assert [k.start_line for k in links(text)] == [1, 3]
+
+
+def test_every_definition_is_a_link_even_unused_or_repeated() -> None:
+    text = (
+        "Text.\n\n   [a]: ../x.md\n[A]: y.md\n[web]: https://example.com 'Web'\n"
+        "[self]: #here\n[ ]: z.md\n```\n[code]: c.md\n```\n"
+    )
+    got = links(text)
+    assert [(k.start_line, k.start_col, k.target_ref, k.external) for k in got] == [
+        (3, 4, "../x.md", False),
+        (4, 1, "y.md", False),
+        (5, 1, "https://example.com", True),
+    ]
+    assert got[0].context == "[a]: ../x.md"
 
 
 def test_nothing_from_code_comments_or_math() -> None:
