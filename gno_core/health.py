@@ -18,7 +18,7 @@ from gno_core.contracts import (
     Status,
     StatusCapabilities,
 )
-from gno_core.contracts.status import FactDiagnosticInfo, MemoryStatus
+from gno_core.contracts.status import ContentTypeBoost, FactDiagnosticInfo, MemoryStatus
 from gno_core.index_handle import IndexHandle
 from gno_core.indexing.roots import overlapping_root
 from gno_core.links.reads import link_totals
@@ -91,6 +91,8 @@ class Health:
             capabilities=StatusCapabilities(
                 bm25=True, vector=embedded > 0, hybrid=embedded > 0, answer=False
             ),
+            # No content-type ranking rules exist in gno: the neutral projection.
+            content_type_boost=ContentTypeBoost(),
             chunking=ChunkingPolicy(
                 max_tokens=config.chunking.max_tokens,
                 overlap_percent=config.chunking.overlap_percent,

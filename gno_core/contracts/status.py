@@ -38,6 +38,21 @@ class StatusCapabilities(WireModel):
     answer: bool
 
 
+class ContentTypeBoostRule(WireModel):
+    """One normalized content-type ranking rule: its id and search factor (no path prefixes)."""
+
+    id: str
+    search_boost: float
+
+
+class ContentTypeBoost(WireModel):
+    """The redacted ranking-status projection of the content-type rules. gno has no
+    content-type rules, so it reports the neutral projection: no rules, empty fingerprint."""
+
+    rules_fingerprint: str = ""
+    rules: list[ContentTypeBoostRule] = Field(default_factory=list)
+
+
 class ChunkingPolicy(WireModel):
     max_tokens: int
     overlap_percent: float
@@ -119,6 +134,7 @@ class Status(WireModel):
     last_updated: str | None = None
     healthy: bool
     capabilities: StatusCapabilities
+    content_type_boost: ContentTypeBoost
     chunking: ChunkingPolicy
     fts_tokenizer: str
     resident: ResidentStatus

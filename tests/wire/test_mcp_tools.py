@@ -238,6 +238,8 @@ def test_peek_and_status(call: Any) -> None:
         "Index: default\nCollections: 1\nDocuments: 2\nChunks: 2\nEmbedding backlog: 0\n"
     )
     assert status["structuredContent"]["resident"] == {"mode": "stdio", "resident": False}
+    # gno has no content-type ranking rules: the spec's redacted projection is the neutral one.
+    assert status["structuredContent"]["contentTypeBoost"] == {"rulesFingerprint": "", "rules": []}
 
 
 def test_list_tags(call: Any) -> None:
