@@ -272,8 +272,18 @@ def test_a_mostly_unembedded_collection_says_so_on_stderr_and_in_json(
     assert "(mode hybrid, vectors (25% embedded), not reranked)" in explained
     assert "  [coverage] 25% of the chunks of the index have vectors (5 of 20)" in explained
 
+    capsule = cli.ok("context", "rockets orbit", "--budget", "4000", "--format", "md")
+    whole = note.replace("of notes", "of the index")  # no collection given: the whole index
+    assert capsule.err == whole and "Warning: embedding_coverage_incomplete" in capsule.out
+    as_json = cli.ok("context", "rockets orbit", "--budget", "4000", "--json")
+    assert as_json.err == "" and "embedding_coverage_incomplete" in as_json.json()["warnings"]
+    answer = cli.ok("ask", "which rockets reach orbit?")
+    assert answer.err == whole
+
     before = {c: cli.ok(c, "rockets", "--json").json() for c in ("vsearch", "query")}
     cli.ok("embed")
+    settled = cli.ok("context", "rockets orbit", "--budget", "4000", "--format", "md")
+    assert settled.err == "" and "Warning:" not in settled.out
     for command in ("vsearch", "query"):
         run = cli.ok(command, "rockets", "-c", "notes")
         assert run.err == "" and "embedded)" not in run.out
