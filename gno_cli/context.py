@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from gno_adapters.bootstrap.embed_child import EmbedChild
     from gno_core.facade import Gno
+    from gno_core.ports.lease import LeaseHolder
 
 
 class Context:
@@ -33,8 +34,14 @@ class Context:
         if self._gno is None:
             from gno_adapters.bootstrap.local import open_gno
 
-            self._gno = open_gno(self.args.index, self.args.config)
+            self._gno = self._told(open_gno(self.args.index, self.args.config))
         return self._gno
+
+    def _told(self, gno: Gno) -> Gno:
+        """A write that has to wait for the lease says so on stderr at once (who holds it)."""
+        if not self.quiet:
+            gno.handle.on_wait = _print_waiting
+        return gno
 
     def load_embedder_meanwhile(self) -> None:
         """Start loading the embedding model (``vsearch``, ``query``) in the child process
@@ -45,7 +52,9 @@ class Context:
         if self._gno is None and self._child is not None:
             from gno_adapters.bootstrap.local import open_gno
 
-            self._gno = open_gno(self.args.index, self.args.config, embed_child=self._child)
+            self._gno = self._told(
+                open_gno(self.args.index, self.args.config, embed_child=self._child)
+            )
             self._gno.load_embedder()  # resolves the model and sends it to the child
             return
         gno = self.gno
@@ -67,3 +76,11 @@ class Context:
         if self._gno is not None:
             self._gno.close()
             self._gno = None
+
+
+def _print_waiting(holder: LeaseHolder | None) -> None:
+    import sys
+
+    from gno_core.ports.lease import waiting_message
+
+    print(f"gno: {waiting_message(holder)} ...", file=sys.stderr, flush=True)

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from gno_core.config import CollectionConfig, GnoConfig
     from gno_core.domain import StoredDocument
     from gno_core.ports import Cancelled, Clock, ConfigRepository, Index, IndexProvider, WriteLease
+    from gno_core.ports.lease import OnWait
 
 __all__ = ["IndexHandle", "IndexOpener", "require_collection"]
 
@@ -38,14 +39,21 @@ class IndexHandle:
         self.provider = provider
         self.clock = clock
         self.lease = lease
+        #: Told at once when a write has to wait for another holder (the CLI prints it).
+        self.on_wait: OnWait | None = None
         self._index: Index | None = None
 
     def writing(
-        self, wait_seconds: float = WRITE_WAIT_SECONDS, cancelled: Cancelled | None = None
+        self,
+        wait_seconds: float = WRITE_WAIT_SECONDS,
+        cancelled: Cancelled | None = None,
+        *,
+        purpose: str = "write",
     ) -> AbstractContextManager[None]:
         """Hold the write lease for a block that changes the index, its configuration or the
-        files of its collections (``LOCKED`` after ``wait_seconds``); nests within a thread."""
-        return self.lease.hold(wait_seconds, cancelled)
+        files of its collections (``LOCKED`` naming the holder after ``wait_seconds``); nests
+        within a thread. ``purpose`` is what a waiting writer is told this holder does."""
+        return self.lease.hold(wait_seconds, cancelled, purpose=purpose, on_wait=self.on_wait)
 
     @property
     def index(self) -> Index:

@@ -46,19 +46,22 @@ class InMemoryVectors:
                     out.append(PendingChunk(mirror, c.seq, c.text, c.start_line, title))
         return out[: max(limit, 0)]
 
-    def put_vectors(self, fingerprint: str, model_id: str, vectors: Sequence[ChunkVector]) -> None:
+    def put_vectors(self, fingerprint: str, model_id: str, vectors: Sequence[ChunkVector]) -> int:
         if not vectors:
-            return
+            return 0
         dims = len(vectors[0].vector)
         space = self._s.vectors.get(fingerprint)
         known = len(next(iter(space.values()))) if space else dims
         if any(len(v.vector) != dims for v in vectors) or known != dims:
             raise ValidationError("vectors of one space must all have the same length")
         space = self._s.vectors.setdefault(fingerprint, {})
+        stored = 0
         for item in vectors:
-            seqs = {c.seq for c in self._s.chunks.get(item.mirror_hash, ())}
-            if item.seq in seqs:
+            texts = {c.seq: c.text for c in self._s.chunks.get(item.mirror_hash, ())}
+            if item.seq in texts and item.text in (None, texts[item.seq]):
                 space[(item.mirror_hash, item.seq)] = array("f", item.vector)
+                stored += 1
+        return stored
 
     def delete_vectors(self, fingerprint: str, collections: Scope = None) -> int:
         space = self._s.vectors.get(fingerprint, {})

@@ -94,14 +94,15 @@ class ApswVectors:
 
     # -- writes --------------------------------------------------------------------------------
 
-    def put_vectors(self, fingerprint: str, model_id: str, vectors: Sequence[ChunkVector]) -> None:
+    def put_vectors(self, fingerprint: str, model_id: str, vectors: Sequence[ChunkVector]) -> int:
         if not vectors:
-            return
+            return 0
         dims = len(vectors[0].vector)
         if any(len(v.vector) != dims for v in vectors):
             raise ValidationError("vectors of one batch must have the same length")
         now = iso_from_ns(self._clock.now_ns())
         conn = self._conn
+        stored = 0
         with translate_errors("storing vectors"), write_transaction(conn):
             space = self._space(fingerprint)
             if space is None:
@@ -121,7 +122,8 @@ class ApswVectors:
                 row = conn.execute(
                     "INSERT INTO content_vectors(mirror_hash, seq, fingerprint, embedding, "
                     "embedded_at) SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM chunks "
-                    "WHERE mirror_hash = ? AND seq = ?) ON CONFLICT(fingerprint, mirror_hash, seq) "
+                    "WHERE mirror_hash = ? AND seq = ? AND (? IS NULL OR text = ?)) "
+                    "ON CONFLICT(fingerprint, mirror_hash, seq) "
                     "DO UPDATE SET embedding = excluded.embedding, "
                     "embedded_at = excluded.embedded_at RETURNING id",
                     (
@@ -132,14 +134,18 @@ class ApswVectors:
                         now,
                         item.mirror_hash,
                         item.seq,
+                        item.text,
+                        item.text,
                     ),
                 ).fetchone()
+                stored += row is not None
                 if row is not None and accelerated:
                     conn.execute(f"DELETE FROM {space.vec_table} WHERE rowid = ?", (row[0],))
                     conn.execute(
                         f"INSERT INTO {space.vec_table}(rowid, embedding) VALUES (?, ?)",
                         (row[0], blob),
                     )
+        return stored
 
     def delete_vectors(self, fingerprint: str, collections: Scope = None) -> int:
         conn = self._conn

@@ -25,7 +25,7 @@ class Collections:
         ``OVERLAPPING_ROOT``) for a folder inside another collection's root or containing one:
         a note under both would be two documents, and a refactor through one collection would
         miss the links the other holds."""
-        with self.handle.writing():
+        with self.handle.writing(purpose="collection add"):
             return self._add(collection)
 
     def _add(self, collection: CollectionConfig) -> CollectionInfo:
@@ -54,7 +54,7 @@ class Collections:
 
     def remove(self, name: str) -> CollectionInfo:
         """Forget the collection; its documents become inactive (kept until re-added)."""
-        with self.handle.writing():
+        with self.handle.writing(purpose="collection remove"):
             return self._remove(name)
 
     def _remove(self, name: str) -> CollectionInfo:
@@ -67,7 +67,7 @@ class Collections:
         return collection_info(found)
 
     def rename(self, old: str, new: str) -> CollectionInfo:
-        with self.handle.writing():
+        with self.handle.writing(purpose="collection rename"):
             return self._rename(old, new)
 
     def _rename(self, old: str, new: str) -> CollectionInfo:
@@ -96,7 +96,7 @@ class Collections:
 
     def init(self) -> GnoConfig:
         """Create the configuration (if missing) and the index database. Idempotent."""
-        with self.handle.writing():
+        with self.handle.writing(purpose="init"):
             if not self.handle.config.exists():
                 self.handle.config.save(GnoConfig())
             _ = self.handle.index

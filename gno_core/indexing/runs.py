@@ -1,11 +1,13 @@
 """Indexing runs: sync files into the index, embed the chunks that lack vectors for the current
-model, or both in one ``index`` run. Each run holds the write lease for its whole length and
-stops at the next batch boundary once ``cancelled()`` turns true (``CANCELLED``; the batches
-already committed stay)."""
+model, or both in one ``index`` run. A sync holds the write lease for its whole length; an
+embedding run only for each batch's read and commit, so writes never wait on the model (see
+``gno_core.indexing.embedding``). Both stop at the next batch boundary once ``cancelled()`` turns
+true (``CANCELLED``; the batches already committed stay)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 
 from gno_core.contracts import SyncResult
 from gno_core.contracts.collections import RecoveredEdit
@@ -13,7 +15,12 @@ from gno_core.contracts.embedding import EmbedResult, IndexResult
 from gno_core.defaults import WRITE_WAIT_SECONDS
 from gno_core.index_handle import IndexHandle
 from gno_core.indexing.collections import Collections
-from gno_core.indexing.embedding import DEFAULT_BATCH_SIZE, BacklogEmbedder, EmbedProgress
+from gno_core.indexing.embedding import (
+    DEFAULT_BATCH_SIZE,
+    BacklogEmbedder,
+    EmbedProgress,
+    Writing,
+)
 from gno_core.indexing.sync import Syncer, SyncProgress
 from gno_core.ports import Cancelled, FrontmatterParser, SemanticModels, SourceTree
 from gno_core.ports.converters import DocumentConverter
@@ -75,7 +82,7 @@ class IndexRuns:
         """Bring the index up to date with the files of ``collections`` (all when None),
         after finishing, under the same lease, a rename or move a killed process left.
         ``force``: extract every file again, changed or not (``gno update --force``)."""
-        with self.handle.writing(lease_wait, cancelled):
+        with self.handle.writing(lease_wait, cancelled, purpose="sync"):
             reports = [] if self._refactor_commit is None else self._refactor_commit.recover()
             config = self.handle.load_config()
             chosen = self.collections.chosen(collections)
@@ -124,10 +131,28 @@ class IndexRuns:
         service = BacklogEmbedder(self.handle.index, embedder, self.handle.clock)
         if dry_run:
             return service.run(names, batch_size=batch_size, dry_run=True)
-        with self.handle.writing(lease_wait, cancelled):
-            return service.run(
-                names, batch_size=batch_size, force=force, progress=progress, cancelled=cancelled
-            )
+        return service.run(
+            names,
+            batch_size=batch_size,
+            force=force,
+            progress=progress,
+            cancelled=cancelled,
+            writing=self._batch_lease(lease_wait, cancelled),
+        )
+
+    def _batch_lease(self, lease_wait: float, cancelled: Cancelled | None) -> Writing:
+        """The lease of one read or commit of an embedding run: the first waits ``lease_wait``
+        (a busy index answers ``LOCKED`` before any work), the later ones at least as long as a
+        command does, so a run already under way is not stopped by a writer slower than a tool's
+        short wait."""
+        first = [True]
+
+        def writing() -> AbstractContextManager[object]:
+            wait = lease_wait if first[0] else max(lease_wait, WRITE_WAIT_SECONDS)
+            first[0] = False
+            return self.handle.writing(wait, cancelled, purpose="embed")
+
+        return writing
 
     def index(
         self,
@@ -140,11 +165,11 @@ class IndexRuns:
         lease_wait: float = WRITE_WAIT_SECONDS,
         cancelled: Cancelled | None = None,
     ) -> IndexResult:
-        """Sync, then embed what the sync left without vectors, under one lease."""
-        with self.handle.writing(lease_wait, cancelled):
-            return self._index(
-                collections, embed, batch_size, sync_progress, embed_progress, cancelled
-            )
+        """Sync (under the lease), then embed what the sync left without vectors (taking the
+        lease batch by batch, as ``embed`` does)."""
+        return self._index(
+            collections, embed, batch_size, sync_progress, embed_progress, lease_wait, cancelled
+        )
 
     def _index(
         self,
@@ -153,9 +178,10 @@ class IndexRuns:
         batch_size: int,
         sync_progress: Callable[[SyncProgress], None] | None,
         embed_progress: Callable[[EmbedProgress], None] | None,
+        lease_wait: float,
         cancelled: Cancelled | None,
     ) -> IndexResult:
-        synced = self.sync(collections, sync_progress, cancelled=cancelled)
+        synced = self.sync(collections, sync_progress, lease_wait=lease_wait, cancelled=cancelled)
         if not embed:
             return IndexResult(
                 sync_result=synced, embed_skipped=True, embed_skip_reason="--no-embed"
@@ -167,6 +193,10 @@ class IndexRuns:
                 embed_skip_reason="no embedding model available",
             )
         result = self.embed(
-            collections, batch_size=batch_size, progress=embed_progress, cancelled=cancelled
+            collections,
+            batch_size=batch_size,
+            progress=embed_progress,
+            lease_wait=lease_wait,
+            cancelled=cancelled,
         )
         return IndexResult(sync_result=synced, embed_skipped=False, embed_result=result)

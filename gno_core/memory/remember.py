@@ -59,6 +59,7 @@ from gno_core.memory.records import (
 )
 from gno_core.ports import Cancelled, Embedder, FrontmatterParser, NoteFiles
 from gno_core.ports.embedder import Vector, dot
+from gno_core.ports.lease import LeaseHolder
 from gno_core.ports.memory import StoredFact
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.retrieval.query import parse_query, plain_text
@@ -110,12 +111,15 @@ class MemoryWriter:
             candidates = self._candidates(checked, mode)
             return RememberResult(outcome="candidates", candidates=candidates, matching=matching)
         try:
-            with self.handle.writing(lease_wait, cancelled):
+            with self.handle.writing(lease_wait, cancelled, purpose="remember"):
                 return self._write(checked, request, identity, matching)
         except LockedError as exc:
+            holder = exc.details.get("holder")
+            who = LeaseHolder(**holder).describe() if isinstance(holder, dict) else "another writer"
             raise memory_error(
                 "MEMORY_WRITE_LEASE_BUSY",
-                f"Another writer held the index for {lease_wait:g} s; try again",
+                f"The index was held by {who} for {lease_wait:g} s; try again",
+                **({"holder": holder} if holder is not None else {}),
             ) from exc
 
     def _check(self, request: RememberRequest, identity: MemoryIdentity) -> _Checked:

@@ -32,11 +32,13 @@ class PendingChunk(NamedTuple):
 
 
 class ChunkVector(NamedTuple):
-    """The vector of one chunk."""
+    """The vector of one chunk; ``text``, when given, is the chunk text it was computed from
+    (stored only while the chunk still has that text)."""
 
     mirror_hash: str
     seq: int
     vector: Vector
+    text: str | None = None
 
 
 class Coverage(NamedTuple):
@@ -72,10 +74,12 @@ class VectorIndex(Protocol):
         documents is listed once."""
         ...
 
-    def put_vectors(self, fingerprint: str, model_id: str, vectors: Sequence[ChunkVector]) -> None:
+    def put_vectors(self, fingerprint: str, model_id: str, vectors: Sequence[ChunkVector]) -> int:
         """Store ``vectors`` (all of one length) for ``fingerprint`` in one transaction,
-        replacing any vector the same chunks had; a chunk that no longer exists is skipped.
-        Atomic: a process killed mid-call leaves all or none of them. Raises ``RUNTIME``."""
+        replacing any vector the same chunks had; returns how many were stored. A vector whose
+        chunk no longer exists, or (``text`` given) no longer has that text, is skipped: it was
+        computed for a chunk a concurrent write replaced. Atomic: a process killed mid-call
+        leaves all or none of them. Raises ``RUNTIME``."""
         ...
 
     def delete_vectors(self, fingerprint: str, collections: Scope = None) -> int:

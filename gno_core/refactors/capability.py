@@ -183,7 +183,7 @@ class Refactors:
         self, operation: str, request: Request, *, lease_wait: float = TOOL_WRITE_WAIT_SECONDS
     ) -> RefactorApplyResult:
         digest = getattr(request, "plan_digest", None)
-        with self.handle.writing(lease_wait):
+        with self.handle.writing(lease_wait, purpose=operation):
             recovered = kept_text(kept for r in self._commit.recover() for kept in r.kept)
             plan, preview = self._plan(operation, request, digest)
             self._kept.clear()  # an apply changes what every kept plan read

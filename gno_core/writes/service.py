@@ -105,7 +105,7 @@ class Writes:
         rel_path = plan_path(request, note.title, note.body, today)
         refuse_facts_area(collection, rel_path)
         check_indexable(collection, rel_path)
-        with self.handle.writing(lease_wait, cancelled):
+        with self.handle.writing(lease_wait, cancelled, purpose="capture"):
             result, source, written = self._place(collection, config, rel_path, data, request)
             self._sync_one(collection, config, source, written)
         sha = hashlib.sha256(written).hexdigest()
@@ -213,7 +213,7 @@ class Writes:
         parent = check_rel_path(request.parent_path, "parentPath") if request.parent_path else ""
         rel_path = f"{parent}/{name}" if parent else name
         refuse_facts_area(collection, rel_path, "folder")
-        with self.handle.writing(lease_wait):
+        with self.handle.writing(lease_wait, purpose="create folder"):
             created = self._notes.make_folder(collection.path, rel_path)
         return FolderResult(
             collection=collection.name,
@@ -243,7 +243,7 @@ class Writes:
             include=tuple(request.include),
             exclude=tuple(request.exclude) if request.exclude else DEFAULT_EXCLUDES,
         )
-        with self.handle.writing(TOOL_WRITE_WAIT_SECONDS):
+        with self.handle.writing(TOOL_WRITE_WAIT_SECONDS, purpose="collection add"):
             if not self.handle.config.exists():
                 self._collections.init()
             return self._collections.add(config)
@@ -251,7 +251,7 @@ class Writes:
     def remove_collection(self, name: str) -> RemoveResult:
         """Forget the collection; its documents stay in the index, inactive, until it is
         added again (and the files are never touched)."""
-        with self.handle.writing(TOOL_WRITE_WAIT_SECONDS):
+        with self.handle.writing(TOOL_WRITE_WAIT_SECONDS, purpose="collection remove"):
             info = self._collections.remove(name)
         return RemoveResult(
             collection=info.name, path=info.path, removed=True, documents_retained=True
@@ -262,7 +262,7 @@ class Writes:
         of every model (``all``); the documents stay and can be embedded again."""
         collection = self.handle.collection(request.collection)
         current = self._fingerprint()
-        with self.handle.writing(TOOL_WRITE_WAIT_SECONDS):
+        with self.handle.writing(TOOL_WRITE_WAIT_SECONDS, purpose="clear embeddings"):
             vectors = self.handle.index.vectors
             doomed = [f for f in vectors.fingerprints() if request.mode == "all" or f != current]
             deleted = sum(vectors.delete_vectors(f, (collection.name,)) for f in doomed)

@@ -289,6 +289,31 @@ def test_put_replaces_and_skips_unknown_chunks(store: Store) -> None:
     assert store.vectors.vector_count(FP) == 1
 
 
+def test_a_vector_of_replaced_chunk_text_is_skipped(store: Store) -> None:
+    """A vector computed from a chunk's text is stored only while the chunk still has that
+    text: a concurrent write that re-chunked the mirror (same hash, new chunk texts) between
+    the read and the commit does not get the old text's vector as its own."""
+    a = chunked("a.md", "alpha", "beta")
+    put(store, a)
+    rechunked = replace(a, chunks=(a.chunks[0]._replace(text="alpha and beta"),))
+    put(store, rechunked)
+    stored = store.vectors.put_vectors(
+        FP,
+        "test/model",
+        [
+            ChunkVector(a.mirror_hash, 0, vec(1, 0), text="alpha"),
+            ChunkVector(a.mirror_hash, 1, vec(0, 1), text="beta"),
+        ],
+    )
+    assert stored == 0
+    assert store.vectors.chunk_vectors(a.mirror_hash, FP) == []
+    stored = store.vectors.put_vectors(
+        FP, "test/model", [ChunkVector(a.mirror_hash, 0, vec(1, 1), text="alpha and beta")]
+    )
+    assert stored == 1
+    assert [s for s, _ in store.vectors.chunk_vectors(a.mirror_hash, FP)] == [0]
+
+
 def test_vectors_of_one_space_share_their_length(store: Store) -> None:
     a = chunked("a.md", "alpha", "beta")
     put(store, a)

@@ -15,6 +15,7 @@ from gno_core.defaults import WRITE_WAIT_SECONDS
 from gno_core.errors import CancelledError, LockedError
 from gno_core.facade import Gno
 from gno_core.ports import Cancelled, WriteLease
+from gno_core.ports.lease import LeaseHolder, OnWait
 
 
 @pytest.fixture
@@ -56,16 +57,26 @@ class _SpyLease:
     def __init__(self, inner: WriteLease) -> None:
         self.inner = inner
         self.holds: list[float] = []
+        self.purposes: list[str] = []
 
     @property
     def location(self) -> str:
         return self.inner.location
 
+    def holder(self) -> LeaseHolder | None:
+        return self.inner.holder()
+
     def hold(
-        self, wait_seconds: float, cancelled: Cancelled | None = None
+        self,
+        wait_seconds: float,
+        cancelled: Cancelled | None = None,
+        *,
+        purpose: str = "write",
+        on_wait: OnWait | None = None,
     ) -> AbstractContextManager[None]:
         self.holds.append(wait_seconds)
-        return self.inner.hold(wait_seconds, cancelled)
+        self.purposes.append(purpose)
+        return self.inner.hold(wait_seconds, cancelled, purpose=purpose, on_wait=on_wait)
 
 
 def test_collection_changes_take_the_lease(gno: Gno) -> None:

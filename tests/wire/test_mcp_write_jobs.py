@@ -184,3 +184,32 @@ def test_job_tools_are_read_tools_served_without_the_write_gate() -> None:
     assert "gno_index" not in names
     assert call(peer, "gno_list_jobs")["structuredContent"] == {"recent": []}
     assert error_code(call(peer, "gno_job_status", jobId="job-404")) == "NOT_FOUND"
+
+
+def test_a_locked_tool_names_the_holder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``LOCKED`` over MCP says who holds the lease (pid, what, since), not only that someone
+    does."""
+    import os
+    import threading
+
+    from gno_adapters.mcp.tools import writes
+
+    monkeypatch.setattr(writes, "TOOL_WRITE_WAIT_SECONDS", 0.2)
+    made = made_with()
+    peer = peer_over(made)
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with made.lease.hold(5):
+            held.set()
+            release.wait(10)
+
+    threading.Thread(target=hold, daemon=True).start()
+    assert held.wait(5)
+    try:
+        result = call(peer, "gno_sync")
+    finally:
+        release.set()
+    assert error_code(result) == "LOCKED"
+    text = result["content"][0]["text"]
+    assert f"pid {os.getpid()}" in text and "since" in text, text
