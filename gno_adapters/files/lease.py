@@ -24,7 +24,13 @@ from pathlib import Path
 
 from gno_adapters.fsutil import PRIVATE_FILE_MODE, ensure_private_dir
 from gno_core.errors import CancelledError, RuntimeFailure
-from gno_core.ports.lease import Cancelled, LeaseHolder, OnWait, lease_locked
+from gno_core.ports.lease import (
+    NOTICE_AFTER_SECONDS,
+    Cancelled,
+    LeaseHolder,
+    OnWait,
+    lease_locked,
+)
 
 __all__ = ["LOCK_NAME", "FileWriteLease", "now_iso"]
 
@@ -35,7 +41,7 @@ POLL_SECONDS = 0.002
 MAX_POLL_SECONDS = 0.02
 #: A waiter that cannot read the holder's record yet (it is being written) names no holder
 #: after this long rather than keep quiet.
-NAME_WITHIN_SECONDS = 0.1
+NAME_WITHIN_SECONDS = 0.3
 MAX_RECORD_BYTES = 512
 
 
@@ -96,9 +102,10 @@ class _Waiter:
 
     def blocked(self) -> None:
         """Another holder is in the way: tell ``on_wait`` (once), stop when due."""
-        if self.on_wait is not None:
+        waited = time.monotonic() - self.started
+        if self.on_wait is not None and waited >= NOTICE_AFTER_SECONDS:
             holder = self.lease.holder()
-            if holder is not None or time.monotonic() - self.started >= NAME_WITHIN_SECONDS:
+            if holder is not None or waited >= NAME_WITHIN_SECONDS:
                 notify, self.on_wait = self.on_wait, None
                 notify(holder)
         path = self.lease.location

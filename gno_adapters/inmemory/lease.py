@@ -11,7 +11,13 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from gno_core.errors import CancelledError
-from gno_core.ports.lease import Cancelled, LeaseHolder, OnWait, lease_locked
+from gno_core.ports.lease import (
+    NOTICE_AFTER_SECONDS,
+    Cancelled,
+    LeaseHolder,
+    OnWait,
+    lease_locked,
+)
 
 __all__ = ["InMemoryWriteLease"]
 
@@ -41,9 +47,10 @@ class InMemoryWriteLease:
         purpose: str = "write",
         on_wait: OnWait | None = None,
     ) -> Iterator[None]:
-        deadline = time.monotonic() + max(0.0, wait_seconds)
+        started = time.monotonic()
+        deadline = started + max(0.0, wait_seconds)
         while not self._lock.acquire(timeout=_POLL_SECONDS):
-            if on_wait is not None:
+            if on_wait is not None and time.monotonic() - started >= NOTICE_AFTER_SECONDS:
                 notify, on_wait = on_wait, None
                 notify(self._holder)
             if cancelled is not None and cancelled():

@@ -166,6 +166,7 @@ class _Run:
         cursor: tuple[str, int] | None = None
         done: list[ChunkVector] = []
         while True:
+            committed = bool(done)
             with self.writing():
                 if done:
                     stored = self.index.vectors.put_vectors(
@@ -174,9 +175,6 @@ class _Run:
                     self.embedded += stored
                     self.discarded += len(done) - stored
                     done = []
-                    if progress is not None:
-                        handled = self.embedded + self.failed + self.discarded
-                        progress(EmbedProgress(handled, max(total, handled), self.failed))
                 if cancelled is not None and cancelled():
                     raise CancelledError(
                         f"Embedding cancelled after {self.embedded} chunks (committed batches "
@@ -184,8 +182,11 @@ class _Run:
                         details={"embedded": self.embedded},
                     )
                 batch = self._next(cursor)
-                if not batch:
-                    return self.backlog_beyond_skipped() > 0
+                more = self.backlog_beyond_skipped() > 0 if not batch else False
+            if committed:
+                self._report(progress, total)
+            if not batch:
+                return more
             cursor = (batch[-1].mirror_hash, batch[-1].seq)
             batch = [c for c in batch if (c.mirror_hash, c.seq) not in self.skip]
             if batch:
@@ -198,6 +199,11 @@ class _Run:
             collections=self.collections,
             after=cursor,
         )
+
+    def _report(self, progress: Callable[[EmbedProgress], None] | None, total: int) -> None:
+        if progress is not None:
+            handled = self.embedded + self.failed + self.discarded
+            progress(EmbedProgress(handled, max(total, handled), self.failed))
 
     def backlog_beyond_skipped(self) -> int:
         return self.backlog(self.collections) - len(self.skip)
@@ -221,9 +227,7 @@ class _Run:
                 self.failures.append(
                     EmbedFailure(message=exc.message, chunks=len(batch), code=exc.code)
                 )
-            if progress is not None:
-                handled = self.embedded + self.failed + self.discarded
-                progress(EmbedProgress(handled, max(total, handled), self.failed))
+            self._report(progress, total)
             return []
         return [
             ChunkVector(c.mirror_hash, c.seq, v, c.text)

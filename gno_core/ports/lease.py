@@ -38,6 +38,9 @@ class LeaseHolder(NamedTuple):
 
 #: Told once, as soon as a hold has to wait, who holds the lease (None when it cannot tell).
 OnWait = Callable[[LeaseHolder | None], None]
+#: A wait this short (another writer's commit) is not announced: ``on_wait`` hears of a wait once
+#: it has lasted this long.
+NOTICE_AFTER_SECONDS = 0.1
 
 
 def holder_text(holder: LeaseHolder | None) -> str:
@@ -90,7 +93,8 @@ class WriteLease(Protocol):
     ) -> AbstractContextManager[None]:
         """Acquire the lease for ``purpose``, waiting up to ``wait_seconds`` for another holder;
         ``LOCKED`` naming the holder after that (``CANCELLED`` when ``cancelled()`` turns true
-        while waiting). ``on_wait`` hears once, as soon as the hold has to wait, who holds it.
+        while waiting). ``on_wait`` hears once who holds it, as soon as the hold has waited
+        ``NOTICE_AFTER_SECONDS``.
         Released when the block exits, whatever the exit."""
         ...
 
