@@ -12,9 +12,9 @@ compared); then ``--pairs`` pairs of ``--force`` rounds on the same backlog, alo
 writers, alternating so that a machine getting busier or quieter touches both kinds alike. In
 each writers' round, once ``--warmup`` seconds have let
 the model load, ``--tries`` captures and ``--tries`` remembers alternate (``--pause`` seconds
-apart), each timed from process start to exit; a try counts (in the figures and the failures)
-only if the embed was still running when it returned, the others are only counted
-(``after-embed-ended``): make the backlog large enough that they are none. The same writes are timed ``--idle`` times each with
+apart), each timed from process start to exit; a try is made only while the embed runs (those
+left when it ended are counted as ``not-made``: make the backlog large enough that they are
+none). The same writes are timed ``--idle`` times each with
 no embed running: that is the writes' own cost on this machine (interpreter start, imports,
 the write and its sync), which the lease must not add to. A writer that has to wait for the
 lease prints ``waiting for the write lease`` on stderr; those notices are counted. Throughput is
@@ -53,7 +53,7 @@ class Timings:
     seconds: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     waited: int = 0
-    outside: int = 0  # tries that returned after the embed had finished (not counted)
+    outside: int = 0  # tries not made: the embed had finished
 
     def merge(self, other: Timings) -> None:
         self.seconds += other.seconds
@@ -73,7 +73,7 @@ class Timings:
             "p95": round(p95, 3),
             "max": round(s[-1], 3),
             "waitNotices": self.waited,
-            "afterEmbedEnded": self.outside,
+            "notMade": self.outside,
         }
 
 
@@ -115,11 +115,7 @@ class Bench:
         done = subprocess.run(
             self.argv(*args), env=self.env, capture_output=True, text=True, check=False
         )
-        took = time.perf_counter() - started
-        if embed is not None and _ended(embed):
-            into.outside += 1  # not during the embed: left out of the figures
-            return
-        into.seconds.append(took)
+        into.seconds.append(time.perf_counter() - started)
         if done.returncode != 0:
             into.failures.append(f"exit {done.returncode}: {done.stderr.strip()[-300:]}")
         if WAIT_NOTICE in done.stderr:
@@ -168,6 +164,9 @@ def embed_round(
         time.sleep(warmup)
         for _ in range(tries):
             for kind in ("capture", "remember"):
+                if _ended(proc):  # only writes started during the embed count
+                    timings[kind].outside += 1
+                    continue
                 bench.write(kind, timings[kind], proc)
                 time.sleep(pause)
     out, err, cpu = _reap(proc)
@@ -294,7 +293,7 @@ def _print(report: dict[str, Any]) -> None:
             print(
                 f"{kind:8} {label:11} n={s['n']:2} failures={s['failures']} p50={s['p50']:.2f}s "
                 f"p95={s['p95']:.2f}s max={s['max']:.2f}s wait-notices={s['waitNotices']} "
-                f"after-embed-ended={s['afterEmbedEnded']}"
+                f"not-made={s['notMade']}"
             )
     for failure in report["failures"]:
         print("failure:", failure)

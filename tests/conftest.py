@@ -16,3 +16,13 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"shared corpora not found at {SHARED_DATA}")
     return SHARED_DATA
+
+
+@pytest.fixture(autouse=True)
+def lowered_priority(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """``gno embed`` / ``gno index`` run in-process by the CLI tests would lower the test
+    worker's CPU priority for the rest of the session: the calls are recorded instead
+    (``tests/unit/test_cli_priority.py`` runs the real one in a child process)."""
+    calls: list[int] = []
+    monkeypatch.setattr("gno_cli.priority.lower_priority", calls.append)
+    return calls

@@ -9,6 +9,8 @@ from gno_cli.commands.sync import emit_recovered
 from gno_cli.output import Progress, emit, emit_json
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from gno_cli.context import Context
     from gno_core.contracts import EmbedResult
     from gno_core.indexing.embedding import EmbedProgress
@@ -24,15 +26,32 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--force", action="store_true", help="embed everything again")
     p.add_argument("--batch-size", type=int, default=32, help="chunks per committed batch")
     p.add_argument("--dry-run", action="store_true", help="only count what would be embedded")
+    _nice_option(p)
     p.set_defaults(handler=run_embed)
     i = sub.add_parser("index", help="sync files, then embed what changed (update + embed)")
     i.add_argument("collections", nargs="*", help="collections to index (default: all)")
     i.add_argument("--no-embed", action="store_true", help="sync only")
     i.add_argument("--batch-size", type=int, default=32, help="chunks per committed batch")
+    _nice_option(i)
     i.set_defaults(handler=run_index)
 
 
-def _embed_reporter(progress: Progress) -> object:
+def _nice_option(p: argparse.ArgumentParser) -> None:
+    from gno_cli.priority import DEFAULT_EMBED_NICENESS
+
+    p.add_argument(
+        "--nice",
+        type=int,
+        default=DEFAULT_EMBED_NICENESS,
+        metavar="N",
+        help=(
+            "CPU niceness of the embedding, so captures and searches get the cores first "
+            f"(default {DEFAULT_EMBED_NICENESS}; 0: normal priority)"
+        ),
+    )
+
+
+def _embed_reporter(progress: Progress) -> Callable[[EmbedProgress], None]:
     def report(p: EmbedProgress) -> None:
         failed = f", {p.failed} failed" if p.failed else ""
         progress.update(f"embedding: {p.done}/{p.total} chunks{failed}")
@@ -72,12 +91,16 @@ def run_embed(ctx: Context) -> int:
 
         raise ValidationError("--batch-size must be at least 1")
     progress = Progress(enabled=not ctx.quiet)
+    if not ctx.args.dry_run:
+        from gno_cli.priority import lower_priority
+
+        lower_priority(ctx.args.nice)
     result = ctx.gno.embed(
         ctx.args.collections or None,
         batch_size=ctx.args.batch_size,
         force=ctx.args.force,
         dry_run=ctx.args.dry_run,
-        progress=_embed_reporter(progress),  # type: ignore[arg-type]
+        progress=_embed_reporter(progress),
     )
     progress.done()
     if ctx.json:
@@ -99,12 +122,24 @@ def run_index(ctx: Context) -> int:
     def sync_report(p: SyncProgress) -> None:
         progress.update(f"{p.collection}: {p.done}/{p.total} files ({p.path})")
 
+    report = _embed_reporter(progress)
+    lowered: list[bool] = []
+
+    def embed_report(p: EmbedProgress) -> None:
+        # The sync ran (holding the lease) at normal priority; the embedding yields the CPU.
+        if not lowered:
+            from gno_cli.priority import lower_priority
+
+            lower_priority(ctx.args.nice)
+            lowered.append(True)
+        report(p)
+
     result = ctx.gno.index(
         ctx.args.collections or None,
         embed=not ctx.args.no_embed,
         batch_size=ctx.args.batch_size,
         sync_progress=sync_report,
-        embed_progress=_embed_reporter(progress),  # type: ignore[arg-type]
+        embed_progress=embed_report,
     )
     progress.done()
     if ctx.json:

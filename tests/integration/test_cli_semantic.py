@@ -289,3 +289,18 @@ def test_a_mostly_unembedded_collection_says_so_on_stderr_and_in_json(
         assert run.err == "" and "embedded)" not in run.out
         after = cli.ok(command, "rockets", "--json").json()
         assert "vectorCoverage" not in after["meta"] and "vectorCoverage" in before[command]["meta"]
+
+
+def test_embedding_commands_yield_the_cpu(
+    cli: Cli, tmp_path: Path, lowered_priority: list[int]
+) -> None:
+    """``gno index`` lowers its priority once its embed step begins (the sync, which holds the
+    write lease, ran at normal priority); ``gno embed`` before it starts; ``--nice`` sets it."""
+    cli.ok("collection", "add", str(corpus(tmp_path)), "--name", "notes")
+    cli.ok("index", "--no-embed")
+    assert lowered_priority == []
+    cli.ok("index", "--nice", "7")
+    assert lowered_priority == [7]
+    cli.ok("embed", "--force")
+    cli.ok("embed", "--dry-run")
+    assert lowered_priority == [7, 10]
