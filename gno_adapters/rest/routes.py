@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from gno_core.contracts import ResidentStatus, Status
 
 T = TypeVar("T")
+#: How much of a refused field's name, and how many refused fields, an error echoes back.
+MAX_NAME_CHARS = 200
+MAX_REPORTED_FIELDS = 20
 
 #: gno error code -> HTTP status; anything unlisted is a 500.
 STATUS_BY_CODE: dict[str, int] = {
@@ -189,6 +192,7 @@ def register_rest(
         async def context_verify() -> Response:
             try:
                 body = await _body()
+                _refuse_unknown(body, ("capsule",), "body field")
                 capsule = body.get("capsule")
             except Exception as exc:
                 return _failure(exc)
@@ -200,6 +204,7 @@ def register_rest(
 
         args = request.args
         try:
+            _refuse_unknown(args, (*_aliases(GetRequest), "uri"), "query parameter")
             ref = args.get("ref") or args.get("uri")
             if not ref:
                 from gno_core.errors import ValidationError
@@ -326,8 +331,29 @@ def _graph_view(
 
 
 def _query_fields(model: Any) -> dict[str, Any]:
-    """The request fields of ``model`` in the query string, by alias; empty values are absent."""
+    """The request fields of ``model`` in the query string, by alias; empty values are absent.
+    A parameter that is no field of ``model`` is refused (``VALIDATION``), never ignored."""
+    _refuse_unknown(request.args, _aliases(model), "query parameter")
     return {k: v for k, v in model_arguments(model, request.args).items() if v != ""}
+
+
+def _aliases(model: Any) -> tuple[str, ...]:
+    return tuple(f.alias or name for name, f in model.model_fields.items())
+
+
+def _refuse_unknown(given: Iterable[str], known: Iterable[str], what: str) -> None:
+    """Closed inputs (issue 23): a misspelled or unsupported field is a ``VALIDATION`` error
+    naming it (``details.fields``) before the facade is asked anything."""
+    allowed = set(known)
+    unknown = sorted({name for name in given if name not in allowed})
+    if unknown:
+        from gno_core.errors import ValidationError
+
+        names = ", ".join(repr(name[:MAX_NAME_CHARS]) for name in unknown[:8])
+        raise ValidationError(
+            f"Unknown {what}(s) {names}; this route takes: {', '.join(sorted(allowed))}",
+            details={"fields": [name[:MAX_NAME_CHARS] for name in unknown[:8]]},
+        )
 
 
 def _require_write(enabled: bool) -> None:
@@ -370,7 +396,9 @@ def _failure(exc: Exception) -> Response:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors()
         )
-        envelope = {"error": {"code": "VALIDATION", "message": problems, "details": {}}}
+        fields = [".".join(str(p) for p in e["loc"]) for e in exc.errors()]
+        details = {"fields": [f[:MAX_NAME_CHARS] for f in fields if f][:MAX_REPORTED_FIELDS]}
+        envelope = {"error": {"code": "VALIDATION", "message": problems, "details": details}}
         return _json(400, envelope)
     import logging
 

@@ -1,0 +1,121 @@
+"""Closed REST inputs (issue 23): every route refuses a field it does not take, in a JSON body
+or in the query string, with 400 ``VALIDATION`` naming the field (``details.fields``), before
+the facade is asked anything. Each case's input without the misspelled field reaches the facade,
+so the refusal is the misspelled field's alone."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any, TypeVar
+from urllib.parse import urlencode
+
+import pytest
+from quart import Quart
+
+from gno_adapters.rest import register_rest
+from gno_core.surface import OPERATIONS
+
+T = TypeVar("T")
+TYPO = "colection"
+CAPSULE: dict[str, Any] = {"schemaVersion": "context-capsule-v1"}
+
+#: (method, path, the smallest valid input: a JSON body for POST, query fields for GET)
+ROUTES: list[tuple[str, str, dict[str, Any]]] = [
+    ("POST", "/api/search", {"query": "q"}),
+    ("POST", "/api/query", {"query": "q"}),
+    ("POST", "/api/capture", {"collection": "notes", "content": "c"}),
+    ("POST", "/api/docs/rename", {"ref": "notes/a.md", "name": "b.md"}),
+    ("POST", "/api/docs/move", {"ref": "notes/a.md", "folderPath": "sub"}),
+    ("POST", "/api/docs/duplicate", {"ref": "notes/a.md"}),
+    ("POST", "/api/context", {"goal": "g", "budgetTokens": 1000}),
+    ("POST", "/api/query/diagnose", {"query": "q", "target": "notes/a.md"}),
+    ("POST", "/api/section", {"action": "create", "ref": "notes/a.md", "line": 1}),
+    ("POST", "/api/ask", {"query": "q", "verify": True}),
+    ("POST", "/api/context/verify", {"capsule": CAPSULE}),
+    ("POST", "/api/memory/recall", {"query": "q"}),
+    ("POST", "/api/memory/remember", {"text": "t"}),
+    ("GET", "/api/doc", {"ref": "notes/a.md"}),
+    ("GET", "/api/links", {"ref": "notes/a.md"}),
+    ("GET", "/api/backlinks", {"ref": "notes/a.md"}),
+    ("GET", "/api/graph", {}),
+    ("GET", "/api/graph/query", {"ref": "notes/a.md"}),
+    ("GET", "/api/graph/neighbors", {"ref": "notes/a.md"}),
+    ("GET", "/api/graph/path", {"from": "notes/a.md", "to": "notes/b.md"}),
+]
+
+
+class Wired:
+    def wire(self) -> dict[str, Any]:
+        return {}
+
+
+class Recording:
+    """A facade whose every method records its name and answers an empty contract."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        def method(*args: Any, **kwargs: Any) -> Wired:
+            self.calls.append(name)
+            return Wired()
+
+        return method
+
+
+class Runner:
+    def __init__(self, facade: Recording) -> None:
+        self.facade = facade
+
+    def get(self) -> Any:
+        return self.facade
+
+    async def run(self, fn: Callable[[], T], *, write: bool = False) -> T:
+        return fn()
+
+
+def send(method: str, path: str, given: dict[str, Any]) -> tuple[int, Any, list[str]]:
+    async def go() -> tuple[int, Any, list[str]]:
+        app = Quart(__name__)
+        facade = Recording()
+        register_rest(app, Runner(facade), OPERATIONS, enable_write=True)
+        test_client = app.test_client()
+        if method == "POST":
+            response = await test_client.post(path, json=given)
+        else:
+            response = await test_client.get(f"{path}?{urlencode(given)}" if given else path)
+        return response.status_code, await response.get_json(), facade.calls
+
+    return asyncio.run(go())
+
+
+def test_every_rest_route_is_covered() -> None:
+    app = Quart(__name__)
+    register_rest(app, Runner(Recording()), OPERATIONS, enable_write=True)
+    served = {rule.rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/")}
+    assert served - {"/api/status"} == {path for _, path, _ in ROUTES}
+
+
+@pytest.mark.parametrize(("method", "path", "given"), ROUTES)
+def test_a_misspelled_field_is_refused_naming_it_before_the_facade(
+    method: str, path: str, given: dict[str, Any]
+) -> None:
+    status, _, calls = send(method, path, given)
+    assert status in {200, 201}, (path, status)
+    assert calls, path
+
+    status, body, calls = send(method, path, {**given, TYPO: "foam"})
+    assert status == 400, (path, status, body)
+    assert body["error"]["code"] == "VALIDATION"
+    assert TYPO in body["error"]["message"]
+    assert body["error"]["details"]["fields"] == [TYPO]
+    assert calls == []
+
+
+def test_a_nested_unknown_field_is_refused_with_its_path() -> None:
+    body = {"query": "q", "queryModes": [{"mode": "term", "text": "a", "weight": 2}]}
+    status, answer, calls = send("POST", "/api/query", body)
+    assert status == 400
+    assert answer["error"]["details"]["fields"] == ["queryModes.0.weight"]
+    assert calls == []
