@@ -2,7 +2,7 @@
 while ``gno embed`` works through a backlog, and the embedding throughput with and without them.
 
 Usage: ``python benchmarks/writes_during_embed.py [--pages 3000] [--tries 20] [--pairs 1]
-[--pause 0.3] [--idle 5] [--warmup 8] [--json]``.
+[--pause 0.3] [--idle 5] [--warmup 8] [--nice 10] [--json]``.
 
 Everything runs as a user runs it: real ``gno`` processes on a fresh index in a temporary
 directory (removed at the end). The backlog is ``--pages`` tldr pages (one chunk each) extracted
@@ -90,6 +90,7 @@ class Bench:
         self.env.pop("PYTHONDONTWRITEBYTECODE", None)
         self.env.pop("GNO_MCP_ENABLE_WRITE", None)
         self.seq = 0
+        self.nice = 10  # gno embed's default
 
     def argv(self, *args: str) -> list[str]:
         return [sys.executable, "-m", "gno_cli.main", *args]
@@ -155,7 +156,7 @@ def extract_tldr(target: Path, pages: int) -> int:
 def embed_round(
     bench: Bench, force: bool, writers: bool, tries: int, pause: float, warmup: float
 ) -> tuple[dict[str, Any], dict[str, Timings]]:
-    args = ["embed", "--json", "-q"] + (["--force"] if force else [])
+    args = ["embed", "--json", "-q", "--nice", str(bench.nice)] + (["--force"] if force else [])
     proc = subprocess.Popen(
         bench.argv(*args), env=bench.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -206,12 +207,14 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=0.3, help="seconds between two writes")
     parser.add_argument("--idle", type=int, default=5, help="writes of each kind with no embed")
     parser.add_argument("--warmup", type=float, default=8.0, help="seconds before the writers")
+    parser.add_argument("--nice", type=int, default=10, help="gno embed --nice (0: normal)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     a = parser.parse_args()
 
     root = Path(tempfile.mkdtemp(prefix="gno-writes-embed-"))
     try:
         bench = Bench(root)
+        bench.nice = a.nice
         corpus, memory, inbox = root / "tldr", root / "memory", root / "inbox"
         for folder in (corpus, memory, inbox):
             folder.mkdir()
