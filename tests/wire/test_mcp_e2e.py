@@ -112,6 +112,8 @@ def test_gno_mcp_serves_a_real_index(foam_env: dict[str, str], mode: str) -> Non
         "gno_graph_query",
         "gno_graph_neighbors",
         "gno_graph_path",
+        "gno_job_status",
+        "gno_list_jobs",
     ]
     validate("search-results", seen["search"])
     assert seen["search"]["results"][0]["uri"] == "gno://foam/user/features/wikilinks.md"

@@ -99,6 +99,8 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
         "gno_graph_query",
         "gno_graph_neighbors",
         "gno_graph_path",
+        "gno_job_status",
+        "gno_list_jobs",
     ]
     is_error, structured, text = seen["search"]
     assert not is_error and structured["meta"]["totalResults"] == 1
