@@ -22,11 +22,52 @@ class UsageError(ValidationError):
     (argparse's own exit status 2 means a runtime failure in gno's table)."""
 
 
+#: The namespace attribute a sub-command's parser leaves its own name in, so unknown options
+#: are reported (with suggestions) by the parser that would have known them.
+_OWNER = "_gno_owner_parser"
+
+
+def _close(word: str, candidates: Sequence[str]) -> str | None:
+    import difflib
+
+    found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(
             f"{message} (see: {self.prog} --help)", details={"usage": self.format_usage().strip()}
         )
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is None or value in choices:
+            return
+        names = [str(c) for c in choices]
+        guess = _close(str(value), names) if isinstance(value, str) else None
+        what = "command" if isinstance(action, argparse._SubParsersAction) else "choice"
+        listed = ", ".join(repr(n) for n in names)
+        hint = f"did you mean {guess!r}?" if guess else f"choose from {listed}"
+        raise argparse.ArgumentError(action, f"invalid {what}: {value!r}, {hint}")
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:  # type: ignore[override]
+        parsed: argparse.Namespace
+        parsed, extras = self.parse_known_args(args, namespace)
+        owner: argparse.ArgumentParser = getattr(parsed, _OWNER, None) or self
+        if hasattr(parsed, _OWNER):
+            delattr(parsed, _OWNER)
+        if extras:
+            message = f"unrecognized arguments: {' '.join(extras)}"
+            known = list(owner._option_string_actions)
+            guesses = [
+                _close(extra.split("=", 1)[0], known) for extra in extras if extra.startswith("-")
+            ]
+            found = [g for g in guesses if g]
+            if found:
+                message += "; did you mean " + " / ".join(repr(g) for g in found) + "?"
+            owner.error(message)
+        return parsed
 
 
 #: Options whose values may start with "-" (so "--since -5d" reaches the date parser and gets
@@ -155,6 +196,12 @@ def _sub_parser_class(common: argparse.ArgumentParser) -> type[argparse.Argument
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             kwargs["parents"] = [*(kwargs.get("parents") or []), common]
             super().__init__(*args, **kwargs)
+
+        def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+            parsed, extras = super().parse_known_args(*args, **kwargs)
+            if not hasattr(parsed, _OWNER):  # an inner sub-command's parser already said
+                setattr(parsed, _OWNER, self)
+            return parsed, extras
 
     return SubParser
 

@@ -130,3 +130,9 @@ class GnoConfig(_Model):
     def collection(self, name: str) -> CollectionConfig | None:
         key = name.strip().lower()
         return next((c for c in self.collections if c.name == key), None)
+
+    def known_collections(self) -> str:
+        """The tail of a "no such collection" message: the names there are, or how to add one."""
+        if not self.collections:
+            return "(no collections yet: gno collection add <folder>)"
+        return f"(collections: {', '.join(c.name for c in self.collections)})"

@@ -95,5 +95,9 @@ IndexOpener = Callable[[str], IndexHandle]
 def require_collection(config: GnoConfig, name: str) -> CollectionConfig:
     found = config.collection(name)
     if found is None:
-        raise NotFoundError(f"Collection not found: {name}", details={"collection": name})
+        known = [c.name for c in config.collections]
+        raise NotFoundError(
+            f"Collection not found: {name} {config.known_collections()}",
+            details={"collection": name, "available": known},
+        )
     return found

@@ -143,7 +143,13 @@ class CapsuleCompiler:
         for raw in request.collections:
             found = config.collection(raw)
             if found is None:
-                raise ContextError("invalid_filter", f"Collection not found: {raw}", collection=raw)
+                known = [c.name for c in config.collections]
+                raise ContextError(
+                    "invalid_filter",
+                    f"Collection not found: {raw} {config.known_collections()}",
+                    collection=raw,
+                    available=known,
+                )
             names.append(found.name)
         return sorted(dict.fromkeys(names))
 

@@ -64,8 +64,12 @@ def memory_collection(config: GnoConfig, name: str | None) -> str:
                     collection=wanted,
                 )
             return wanted
+    known = [c.name for c in config.collections]
     raise memory_error(
-        "MEMORY_COLLECTION_NOT_FOUND", f"No collection named {wanted}", collection=wanted
+        "MEMORY_COLLECTION_NOT_FOUND",
+        f"No collection named {wanted} {config.known_collections()}",
+        collection=wanted,
+        available=known,
     )
 
 

@@ -50,3 +50,50 @@ def test_multi_get_glob_that_matches_nothing_says_so(cli: Cli) -> None:
     assert as_json.json()["documents"] == []
     found = cli.ok("multi-get", "notes/*.md")
     assert "Tomatoes" in found.out
+
+
+def test_a_typo_gets_a_suggestion(cli: Cli) -> None:
+    run = cli("serach", "x")
+    assert run.code == 1
+    assert "did you mean 'search'?" in run.err
+    assert "'daemon'" not in run.err  # the suggestion, not the 32 names
+    nested = cli("collection", "ad", "x")
+    assert nested.code == 1 and "did you mean 'add'?" in nested.err
+    flag = cli("search", "x", "--colection", "notes")
+    assert flag.code == 1
+    assert "did you mean '--collection'?" in flag.err
+    assert "gno search --help" in flag.err
+    deep = cli("graph", "neighbors", "notes/a.md", "--limt", "3")
+    assert deep.code == 1 and "did you mean '--limit'?" in deep.err
+    as_json = cli("search", "x", "--colection", "notes", "--json").json()
+    assert "did you mean '--collection'?" in as_json["error"]["message"]
+    unknown = cli("zzzzqqq")
+    assert unknown.code == 1 and "'search'" in unknown.err  # no close name: the list stays
+
+
+def test_collection_not_found_lists_the_collections(cli: Cli) -> None:
+    for argv in (
+        ("search", "sun", "-c", "nope"),
+        ("ls", "nope"),
+        ("collection", "remove", "nope"),
+        ("graph", "-c", "nope"),
+    ):
+        run = cli(*argv)
+        assert run.code == 1, argv
+        assert "Collection not found: nope (collections: notes)" in run.err, argv
+        error = cli(*argv, "--json").json()["error"]
+        assert error["code"] == "NOT_FOUND"
+        assert error["details"] == {"collection": "nope", "available": ["notes"]}, argv
+
+
+def test_collection_not_found_with_no_collections_says_how_to_add_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = Cli(tmp_path / "empty", monkeypatch, capsys)
+    (tmp_path / "folder").mkdir()
+    empty.ok("collection", "add", str(tmp_path / "folder"), "--name", "only")
+    empty.ok("collection", "remove", "only")
+    run = empty("collection", "remove", "nope")
+    assert run.code == 1
+    assert "(no collections yet: gno collection add <folder>)" in run.err
+

@@ -90,7 +90,7 @@ def test_search(call: Any) -> None:
 def test_search_errors(call: Any) -> None:
     assert (
         text_of(call("gno_search", query="x", collection="nope"))
-        == "Error: Collection not found: nope"
+        == "Error: Collection not found: nope (collections: notes)"
     )
     empty = call("gno_search", query="  ")
     assert empty["isError"] is True and "query must not be empty" in text_of(empty)
@@ -250,7 +250,10 @@ def test_list_tags(call: Any) -> None:
         "prefix": "work",
         "totalTags": 2,
     }
-    assert text_of(call("gno_list_tags", collection="nope")) == "Error: Collection not found: nope"
+    assert (
+        text_of(call("gno_list_tags", collection="nope"))
+        == "Error: Collection not found: nope (collections: notes)"
+    )
 
 
 def test_an_unexpected_failure_is_an_error_result_without_internals() -> None:
