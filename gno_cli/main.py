@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from gno_cli.context import Context
+from gno_cli.exit_codes import BROKEN_PIPE, INTERRUPTED, help_text
 from gno_cli.output import emit_json
 from gno_core import __version__
 from gno_core.errors import GnoError, ValidationError, exit_code_for
@@ -158,6 +159,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="gno",
         description="gno: a local knowledge engine. Index folders, search them, serve them to agents.",
+        epilog=help_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"gno {__version__}")
     _global_options(parser, suppress=False)
@@ -277,14 +280,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(ctx, ValidationError(f"Invalid input: {problems}"))
     except KeyboardInterrupt:
         print("Interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         # The reader left (``gno search x | head``): not an error of gno's. Point stdout at
         # /dev/null so the interpreter's final flush does not raise again, and exit as a
         # process killed by SIGPIPE would.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 141
+        return BROKEN_PIPE
     finally:
         ctx.close()
 

@@ -130,3 +130,25 @@ def given_values(args: argparse.Namespace, names: Iterable[str]) -> dict[str, An
     """The fields of ``names`` the command line gave (an option left unset is ``None``)."""
     values = {name: getattr(args, name, None) for name in names}
     return {name: value for name, value in values.items() if value is not None}
+
+
+def add_collections(parser: Parser, verb: str) -> None:
+    """The collections a command works on: ``-c/--collection NAME`` (repeatable), or as before
+    the names given positionally (an alias of the same thing)."""
+    parser.add_argument(
+        "collections", nargs="*", metavar="COLLECTION", help="same as -c (default: all)"
+    )
+    parser.add_argument(
+        "-c",
+        "--collection",
+        dest="collection_options",
+        action="append",
+        metavar="NAME",
+        help=f"only this collection to {verb} (repeatable)",
+    )
+
+
+def collections_of(args: argparse.Namespace) -> list[str] | None:
+    """The collections named by ``add_collections``' options, in order, once each; None: all."""
+    names = [*(args.collections or []), *(args.collection_options or [])]
+    return list(dict.fromkeys(names)) or None

@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+from gno_cli.exit_codes import markdown_table
 from gno_cli.main import build_parser
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "reference" / "cli.md"
@@ -14,8 +15,9 @@ HEADER = """# CLI reference
 
 Generated from `gno --help` by `python scripts/gen_cli_docs.py`; do not edit by hand.
 Every command also accepts `--index NAME`, `--config PATH`, `--json` and `-q`.
-Exit codes: 0 ok, 1 bad input (`VALIDATION`, `NOT_FOUND`, `DUPLICATE`, ...), 2 runtime failure
-(`RUNTIME`, `MODEL_UNAVAILABLE`, `LOCKED`, ...), 3 not running (`serve`/`daemon --status|--stop`).
+
+## Exit codes
+
 """
 
 
@@ -30,7 +32,7 @@ def _walk(parser: argparse.ArgumentParser, path: list[str]) -> list[tuple[str, s
 
 def render() -> str:
     os.environ["COLUMNS"] = "100"  # stable wrapping
-    parts = [HEADER]
+    parts = [HEADER, markdown_table()]
     for name, text in _walk(build_parser(), ["gno"]):
         parts.append(f"\n## `{name}`\n\n```text\n{text.rstrip()}\n```\n")
     return "".join(parts)

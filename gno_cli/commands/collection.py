@@ -103,6 +103,10 @@ def _collection_from(args: argparse.Namespace) -> CollectionConfig:
     )
 
 
+#: What to run after adding a collection: the README's flow (``gno index`` syncs and embeds).
+NEXT_STEP = "Next: gno index   (syncs the files and embeds them; gno update only syncs)"
+
+
 def run_init(ctx: Context) -> int:
     config = ctx.gno.init()
     info = None
@@ -113,7 +117,7 @@ def run_init(ctx: Context) -> int:
     elif not ctx.quiet:
         emit(f"Initialized index '{ctx.gno.index_name}' ({len(config.collections)} collections)")
         if info:
-            emit(f"Added collection {info.name} -> {info.path}\nNext: gno update")
+            emit(f"Added collection {info.name} -> {info.path}\n{NEXT_STEP}")
     return 0
 
 
@@ -123,9 +127,7 @@ def run_add(ctx: Context) -> int:
     if ctx.json:
         emit_json(info.wire())
     elif not ctx.quiet:
-        emit(
-            f"Added collection {info.name} -> {info.path} (pattern {info.pattern})\nNext: gno update"
-        )
+        emit(f"Added collection {info.name} -> {info.path} (pattern {info.pattern})\n{NEXT_STEP}")
     return 0
 
 

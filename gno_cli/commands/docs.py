@@ -26,8 +26,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     ls = sub.add_parser("ls", help="list indexed documents")
     ls.add_argument(
-        "scope", nargs="?", help="collection, collection/prefix or gno://collection/prefix"
+        "scope",
+        nargs="?",
+        help="collection, collection/prefix or gno://collection/prefix (with -c: a prefix in it)",
     )
+    ls.add_argument("-c", "--collection", metavar="NAME", help="only this collection")
     ls.add_argument("--limit", type=int)
     ls.set_defaults(handler=run_ls)
 
@@ -106,6 +109,8 @@ def run_multi_get(ctx: Context) -> int:
 
 def run_ls(ctx: Context) -> int:
     scope = (ctx.args.scope or "").removeprefix("gno://")
+    if ctx.args.collection:  # a scope given too is then a prefix inside the collection
+        scope = f"{ctx.args.collection}/{scope}" if scope else ctx.args.collection
     collection, _, prefix = scope.partition("/")
     listing = ctx.gno.ls(collection or None, prefix or None, ctx.args.limit)
     if ctx.json:

@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from gno_cli.commands.sync import emit_recovered
+from gno_cli.options import add_collections, collections_of
 from gno_cli.output import Progress, emit, emit_json
 
 if TYPE_CHECKING:
@@ -22,14 +23,14 @@ PARTIAL_FAILURE_EXIT = 2
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("embed", help="embed chunks that have no vector for the current model")
-    p.add_argument("collections", nargs="*", help="collections to embed (default: all)")
+    add_collections(p, "embed")
     p.add_argument("--force", action="store_true", help="embed everything again")
     p.add_argument("--batch-size", type=int, default=32, help="chunks per committed batch")
     p.add_argument("--dry-run", action="store_true", help="only count what would be embedded")
     _nice_option(p)
     p.set_defaults(handler=run_embed)
     i = sub.add_parser("index", help="sync files, then embed what changed (update + embed)")
-    i.add_argument("collections", nargs="*", help="collections to index (default: all)")
+    add_collections(i, "index")
     i.add_argument("--no-embed", action="store_true", help="sync only")
     i.add_argument("--batch-size", type=int, default=32, help="chunks per committed batch")
     _nice_option(i)
@@ -96,7 +97,7 @@ def run_embed(ctx: Context) -> int:
 
         lower_priority(ctx.args.nice)
     result = ctx.gno.embed(
-        ctx.args.collections or None,
+        collections_of(ctx.args),
         batch_size=ctx.args.batch_size,
         force=ctx.args.force,
         dry_run=ctx.args.dry_run,
@@ -135,7 +136,7 @@ def run_index(ctx: Context) -> int:
         report(p)
 
     result = ctx.gno.index(
-        ctx.args.collections or None,
+        collections_of(ctx.args),
         embed=not ctx.args.no_embed,
         batch_size=ctx.args.batch_size,
         sync_progress=sync_report,

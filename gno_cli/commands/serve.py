@@ -18,12 +18,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gno_cli.exit_codes import NOT_RUNNING
 from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
 
-NOT_RUNNING = 3
 START_TIMEOUT = 60.0
 COMMANDS = {
     "serve": "REST API and MCP over HTTP (/mcp) on loopback",

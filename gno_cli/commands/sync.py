@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from gno_cli.options import add_collections, collections_of
 from gno_cli.output import Progress, emit, emit_json
 
 if TYPE_CHECKING:
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("update", help="sync files into the index (added, changed, removed)")
-    p.add_argument("collections", nargs="*", help="collections to sync (default: all)")
+    add_collections(p, "sync")
     p.add_argument(
         "--force",
         action="store_true",
@@ -30,7 +31,7 @@ def run_update(ctx: Context) -> int:
     def report(p: SyncProgress) -> None:
         progress.update(f"{p.collection}: {p.done}/{p.total} files  {p.path}")
 
-    result = ctx.gno.sync(ctx.args.collections or None, report, force=ctx.args.force)
+    result = ctx.gno.sync(collections_of(ctx.args), report, force=ctx.args.force)
     progress.done()
     if ctx.json:
         emit_json(result)

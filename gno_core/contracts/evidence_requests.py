@@ -63,7 +63,7 @@ class ContextRequest(Request):
         default=None, max_length=MAX_GOAL_CHARS, description="Retrieval query (defaults to goal)"
     )
     collections: Annotated[
-        list[str], Cli(flags=("--collection",), repeat=True, help="collection (repeatable)")
+        list[str], Cli(flags=("-c", "--collection"), repeat=True, help="collection (repeatable)")
     ] = Field(
         default_factory=list,
         max_length=MAX_EVIDENCE_FILTER_ITEMS,

@@ -97,3 +97,54 @@ def test_collection_not_found_with_no_collections_says_how_to_add_one(
     assert run.code == 1
     assert "(no collections yet: gno collection add <folder>)" in run.err
 
+
+def test_collection_add_hints_the_readme_next_step(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "more").mkdir()
+    hint = cli.ok("collection", "add", str(tmp_path / "more"), "--name", "more").out
+    assert "Next: gno index " in hint and "Next: gno update" not in hint
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    flow = readme.split("## Using it", 1)[1].splitlines()
+    added = next(i for i, line in enumerate(flow) if line.startswith("gno collection add"))
+    assert flow[added + 1].startswith("gno index ")
+    (tmp_path / "again").mkdir()
+    init = cli.ok("init", str(tmp_path / "again"), "--name", "again").out
+    assert "Next: gno index " in init
+
+
+def test_every_exit_code_is_documented_alike(cli: Cli) -> None:
+    from gno_cli.commands.serve import NOT_RUNNING
+    from gno_cli.exit_codes import MEANINGS, error_codes, help_text, markdown_table
+
+    used = set(error_codes()) | {0, NOT_RUNNING, 130, 141}
+    assert used == set(MEANINGS), "an exit status without its meaning (gno_cli/exit_codes.py)"
+    assert {3, 4} <= used
+    root = Path(__file__).resolve().parents[2]
+    table = markdown_table()
+    assert table in (root / "README.md").read_text(encoding="utf-8")
+    assert table in (root / "docs" / "reference" / "cli.md").read_text(encoding="utf-8")
+    from gno_cli.main import build_parser
+
+    shown = build_parser().format_help()
+    assert help_text() in shown
+    assert all(f"\n  {status:<4d} " in shown for status in MEANINGS)
+
+
+def test_collection_flag_on_every_command_that_takes_collections(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "c.md").write_text("# C\n\nOther sun.\n", encoding="utf-8")
+    cli.ok("collection", "add", str(tmp_path / "other"), "--name", "other")
+    synced = cli.ok("update", "-c", "other", "--json").json()
+    assert [c["collection"] for c in synced["collections"]] == ["other"]
+    both = cli.ok("update", "--collection", "other", "-c", "notes", "--json").json()
+    assert sorted(c["collection"] for c in both["collections"]) == ["notes", "other"]
+    positional = cli.ok("update", "other", "--json").json()  # the positional alias stays
+    assert [c["collection"] for c in positional["collections"]] == ["other"]
+    indexed = cli.ok("index", "-c", "other", "--no-embed").out
+    assert "1 unchanged" in indexed  # other alone: notes has two files
+    listed = cli.ok("ls", "-c", "other", "--json").json()
+    assert [d["uri"] for d in listed["documents"]] == ["gno://other/c.md"]
+    assert cli.ok("ls", "other", "--json").json() == listed
+    assert cli.ok("ls", "-c", "notes", "a", "--json").json()["meta"]["prefix"] == "a"
+    assert cli("ls", "-c", "nope").code == 1
+    capsule = cli.ok("context", "sun", "-c", "other", "--budget", "2000", "--json").json()
+    assert capsule["scope"]["collections"] == ["other"]

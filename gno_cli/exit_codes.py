@@ -1,0 +1,62 @@
+"""Every exit status of ``gno`` and what it means: one table for ``gno --help``, the README and
+``docs/reference/cli.md`` (a test keeps them equal, and fails on a status no row explains)."""
+
+from __future__ import annotations
+
+#: ``serve``/``daemon --status`` or ``--stop`` found no live server.
+NOT_RUNNING = 3
+#: Ctrl-C.
+INTERRUPTED = 130
+#: The reader of stdout left (``gno search x | head``): the status of a process killed by SIGPIPE.
+BROKEN_PIPE = 141
+
+MEANINGS: dict[int, str] = {
+    0: "ok",
+    1: (
+        "bad input: the command cannot succeed as given (also: `graph path` finds no path, "
+        "a refactor plan cannot apply, a `multi-get` glob matches nothing)"
+    ),
+    2: "runtime failure while doing valid work (I/O, database, model, a lock held)",
+    NOT_RUNNING: "not running: `serve`/`daemon --status` or `--stop` found no live server",
+    4: "conflict to retry: re-read the memory and write again",
+    INTERRUPTED: "interrupted (Ctrl-C)",
+    BROKEN_PIPE: "the reader of stdout went away (a pipe into `head`), as SIGPIPE",
+}
+
+
+def error_codes() -> dict[int, list[str]]:
+    """Exit status -> the error codes (``--json``: ``error.code``) that exit with it."""
+    from gno_core.errors import EXIT_CODES
+    from gno_core.memory.errors import MEMORY_CODES
+
+    found: dict[int, list[str]] = {}
+    for code, status in EXIT_CODES.items():
+        found.setdefault(status, []).append(code)
+    for code, (_, status) in MEMORY_CODES.items():
+        found.setdefault(status, []).append(code)
+    return found
+
+
+def help_text() -> str:
+    """The ``Exit codes:`` block of ``gno --help``."""
+    import textwrap
+
+    rows = [
+        textwrap.fill(f"{status:<4d} {meaning}", 98, initial_indent="  ", subsequent_indent=" " * 7)
+        for status, meaning in MEANINGS.items()
+    ]
+    return (
+        "Exit codes:\n" + "\n".join(rows) + "\n  (the error codes of each: docs/reference/cli.md)"
+    )
+
+
+def markdown_table() -> str:
+    """The exit codes as the Markdown table of the README and ``docs/reference/cli.md``."""
+    codes = error_codes()
+    lines = ["| Exit | Meaning | Error codes (`--json`: `error.code`) |", "|---|---|---|"]
+    for status, meaning in MEANINGS.items():
+        named = ", ".join(f"`{c}`" for c in codes.get(status, []))
+        if status == 2:
+            named = (named + ", any other") if named else "any other"
+        lines.append(f"| {status} | {meaning} | {named} |")
+    return "\n".join(lines) + "\n"
