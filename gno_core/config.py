@@ -66,6 +66,20 @@ class ChunkingConfig(_Model):
     max_tokens: int = Field(default=800, ge=10, le=100_000)
     overlap_percent: float = Field(default=15.0, ge=0, le=50)
 
+    def policy_key(self) -> str:
+        """The policy as the index records it on each document its chunks were made with."""
+        return f"{self.max_tokens}:{float(self.overlap_percent)!r}"
+
+    @classmethod
+    def from_policy_key(cls, key: str) -> ChunkingConfig:
+        tokens, overlap = key.split(":", 1)
+        return cls(max_tokens=int(tokens), overlap_percent=float(overlap))
+
+
+#: The policy of documents indexed before gno recorded one: the defaults, the only policy gno
+#: chunked with until then (``legacy-default`` in ``gno status``).
+LEGACY_CHUNKING_KEY = "800:15.0"
+
 
 class IngestConfig(_Model):
     max_file_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)

@@ -33,6 +33,7 @@ __all__ = [
     "WIKI",
     "WIKILINK",
     "Chunk",
+    "ChunkLayouts",
     "Clause",
     "DocRef",
     "DocumentMeta",
@@ -97,6 +98,9 @@ class SourceState:
     #: whose extractor changed since (a converter installed or upgraded) is extracted again
     converter_id: str = ""
     converter_version: str = ""
+    #: the chunking policy (``ChunkingConfig.policy_key``) the active document's chunks were
+    #: made with; None for documents indexed before the policy was recorded (the defaults)
+    chunking: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +130,8 @@ class IndexedDocument:
     names: tuple[NameKey, ...] = ()
     # The fact record a memory collection's ``facts/`` file states, or why it is not one.
     fact: FactRecord | InvalidFact | None = None
+    #: the chunking policy its chunks were made with (``ChunkingConfig.policy_key``)
+    chunking: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +176,16 @@ class IndexCounts:
     chunks: int
     embedded: int
     failed: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkLayouts:
+    """How the chunks of the active documents were made: active documents per recorded
+    chunking policy (None: recorded before policies were), and the distinct mirrors of the
+    active documents whose policy is not the current one."""
+
+    documents: dict[str | None, int]
+    pending_mirrors: int
 
 
 # -- links between documents (``gno_core.links``) --------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gno_core.config import LEGACY_CHUNKING_KEY, ChunkingConfig
 from gno_core.contracts import (
     ChunkingPolicy,
     CollectionStatus,
@@ -18,7 +19,13 @@ from gno_core.contracts import (
     Status,
     StatusCapabilities,
 )
-from gno_core.contracts.status import ContentTypeBoost, FactDiagnosticInfo, MemoryStatus
+from gno_core.contracts.status import (
+    ChunkingState,
+    ChunkingStatus,
+    ContentTypeBoost,
+    FactDiagnosticInfo,
+    MemoryStatus,
+)
 from gno_core.index_handle import IndexHandle
 from gno_core.indexing.roots import overlapping_root
 from gno_core.links.reads import link_totals
@@ -93,10 +100,7 @@ class Health:
             ),
             # No content-type ranking rules exist in gno: the neutral projection.
             content_type_boost=ContentTypeBoost(),
-            chunking=ChunkingPolicy(
-                max_tokens=config.chunking.max_tokens,
-                overlap_percent=config.chunking.overlap_percent,
-            ),
+            chunking=_chunking_status(index, config.chunking),
             fts_tokenizer=index.lexical.tokenizer,
             # How this process serves is the transport's to say: a stdio server or a resident
             # gateway replaces this with its own ``ResidentStatus``.
@@ -172,4 +176,41 @@ def _memory_status(index: Index, names: list[str]) -> MemoryStatus | None:
             )
             for d in index.memory.diagnostics(names, 10)
         ],
+    )
+
+
+def _policy(config: ChunkingConfig) -> ChunkingPolicy:
+    return ChunkingPolicy(max_tokens=config.max_tokens, overlap_percent=config.overlap_percent)
+
+
+def _chunking_status(index: Index, configured: ChunkingConfig) -> ChunkingStatus:
+    """Which policy the active documents' chunks were made with, against the configured one
+    (read only: status never chunks again)."""
+    current = configured.policy_key()
+    layouts = index.stats.chunk_layouts(current, LEGACY_CHUNKING_KEY)
+    made = {key or LEGACY_CHUNKING_KEY for key, n in layouts.documents.items() if n}
+    pending = sum(
+        n for key, n in layouts.documents.items() if (key or LEGACY_CHUNKING_KEY) != current
+    )
+    applied: ChunkingPolicy | None = None
+    state: ChunkingState
+    if not made:
+        state = "empty"
+    elif len(made) > 1:
+        state = "mixed"
+    else:
+        (key,) = made
+        applied = _policy(ChunkingConfig.from_policy_key(key))
+        if key != current:
+            state = "pending"
+        elif any(n and k is not None for k, n in layouts.documents.items()):
+            state = "current"
+        else:
+            state = "legacy-default"
+    return ChunkingStatus(
+        configured=_policy(configured),
+        applied=applied,
+        state=state,
+        pending_documents=pending,
+        pending_mirrors=layouts.pending_mirrors,
     )

@@ -41,6 +41,7 @@ class InMemoryLedger:
                     row.ingest_version,
                     converter_id=d.converter_id,
                     converter_version=d.converter_version,
+                    chunking=row.chunking,
                 )
         for (coll, rel), rec in self._s.failures.items():
             if coll != collection:
@@ -56,6 +57,7 @@ class InMemoryLedger:
                 ingest_version=known.ingest_version if known else 0,
                 failed=True,
                 failure_code=f.code,
+                chunking=known.chunking if known else None,
             )
         return out
 
@@ -133,7 +135,9 @@ class InMemoryLedger:
         )
         tags = frozenset(normalize_tag(t) for t in item.meta.tags if t.strip())
         date_ns = parse_document_date(item.meta.date) or item.source_mtime_ns
-        self._s.rows[key] = _Row(doc, item.ingest_version, fields, tags, date_ns, item.fact)
+        self._s.rows[key] = _Row(
+            doc, item.ingest_version, fields, tags, date_ns, item.fact, item.chunking
+        )
         self._s.failures.pop(key, None)
         self._s.failure_seq.pop(key, None)
 

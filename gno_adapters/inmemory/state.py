@@ -28,6 +28,7 @@ class _Row:
     tags: frozenset[str]
     date_ns: int
     fact: FactRecord | InvalidFact | None = None
+    chunking: str | None = None
 
 
 def normalize_tag(tag: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gno_adapters.inmemory.state import InMemoryState
 from gno_core.domain import (
+    ChunkLayouts,
     FailureRecord,
     IndexCounts,
 )
@@ -47,6 +48,17 @@ class InMemoryStats:
             reverse=True,
         )
         return [self._s.failures[k] for k in keys[: max(limit, 0)]]
+
+    def chunk_layouts(self, current: str, legacy: str) -> ChunkLayouts:
+        documents: dict[str | None, int] = {}
+        pending: set[str] = set()
+        for row in self._s.rows.values():
+            if not row.doc.active:
+                continue
+            documents[row.chunking] = documents.get(row.chunking, 0) + 1
+            if (row.chunking or legacy) != current:
+                pending.add(row.doc.mirror_hash)
+        return ChunkLayouts(documents, len(pending))
 
     def last_indexed_at(self) -> str | None:
         return max((r.doc.indexed_at for r in self._s.rows.values()), default=None)

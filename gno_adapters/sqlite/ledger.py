@@ -56,12 +56,20 @@ class ApswLedger:
     def source_states(self, collection: str) -> dict[str, SourceState]:
         out = {
             r[0]: SourceState(
-                r[0], r[1], r[2], r[3], bool(r[4]), r[5], converter_id=r[6], converter_version=r[7]
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                bool(r[4]),
+                r[5],
+                converter_id=r[6],
+                converter_version=r[7],
+                chunking=r[8],
             )
             for r in self._db.rows(
                 "reading source states",
                 "SELECT rel_path, source_hash, source_size, source_mtime_ns, active, "
-                "ingest_version, converter_id, converter_version FROM documents "
+                "ingest_version, converter_id, converter_version, chunking FROM documents "
                 "WHERE collection = ?",
                 (collection,),
             )
@@ -84,6 +92,7 @@ class ApswLedger:
                 failure_code=code,
                 converter_id=known.converter_id if known else "",
                 converter_version=known.converter_version if known else "",
+                chunking=known.chunking if known else None,
             )
         return out
 
@@ -195,13 +204,14 @@ class ApswLedger:
             json.dumps(list(item.converter_warnings), ensure_ascii=False),
             item.ingest_version,
             now,
+            item.chunking,
         )
         settings = (
             "abs_path = ?, source_hash = ?, source_mime = ?, source_ext = ?, source_size = ?, "
             "source_mtime_ns = ?, mirror_hash = ?, title = ?, content_type = ?, categories = ?, "
             "author = ?, date = ?, date_ns = ?, language = ?, tags = ?, converter_id = ?, "
             "converter_version = ?, converter_warnings = ?, ingest_version = ?, indexed_at = ?, "
-            "active = 1"
+            "chunking = ?, active = 1"
         )
         if old is not None:
             doc_id = old[0]
@@ -214,8 +224,9 @@ class ApswLedger:
                 "INSERT INTO documents(collection, rel_path, abs_path, source_hash, source_mime, "
                 "source_ext, source_size, source_mtime_ns, mirror_hash, title, content_type, "
                 "categories, author, date, date_ns, language, tags, converter_id, "
-                "converter_version, converter_warnings, ingest_version, indexed_at, active) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                "converter_version, converter_warnings, ingest_version, indexed_at, chunking, "
+                "active) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
                 (item.collection, item.rel_path, *values),
             )
             doc_id = conn.last_insert_rowid()

@@ -267,6 +267,13 @@ def _m0007_fact_identity(conn: apsw.Connection) -> None:
     conn.execute("UPDATE documents SET ingest_version = 0 WHERE rel_path LIKE 'facts/%'")
 
 
+def _m0008_chunking_policy(conn: apsw.Connection) -> None:
+    # The chunking policy each document's chunks were made with (``maxTokens:overlapPercent``),
+    # so status can say whether the cached layouts follow the configured policy and sync can
+    # chunk again what does not. NULL: indexed before, with the defaults (``legacy-default``).
+    conn.execute("ALTER TABLE documents ADD COLUMN chunking TEXT")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_documents", _m0001_documents),
     Migration(2, "0002_documents_fts", _m0002_documents_fts),
@@ -275,6 +282,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "0005_converter_warnings", _m0005_converter_warnings),
     Migration(6, "0006_memory", _m0006_memory),
     Migration(7, "0007_fact_identity", _m0007_fact_identity),
+    Migration(8, "0008_chunking_policy", _m0008_chunking_policy),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

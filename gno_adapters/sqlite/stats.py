@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gno_adapters.sqlite.rows import Rows
-from gno_core.domain import FailureRecord, IndexCounts, IngestFailure
+from gno_core.domain import ChunkLayouts, FailureRecord, IndexCounts, IngestFailure
 
 
 class ApswStats:
@@ -55,6 +55,22 @@ class ApswStats:
                 (max(limit, 0),),
             )
         ]
+
+    def chunk_layouts(self, current: str, legacy: str) -> ChunkLayouts:
+        documents: dict[str | None, int] = {
+            policy: n
+            for policy, n in self._db.rows(
+                "counting chunk layouts",
+                "SELECT chunking, COUNT(*) FROM documents WHERE active = 1 GROUP BY chunking",
+            )
+        }
+        rows = self._db.rows(
+            "counting pending mirrors",
+            "SELECT COUNT(DISTINCT mirror_hash) FROM documents "
+            "WHERE active = 1 AND COALESCE(chunking, ?) != ?",
+            (legacy, current),
+        )
+        return ChunkLayouts(documents, int(rows[0][0]) if rows else 0)
 
     def last_indexed_at(self) -> str | None:
         rows = self._db.rows("reading the index time", "SELECT max(indexed_at) FROM documents")

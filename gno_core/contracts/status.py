@@ -58,6 +58,23 @@ class ChunkingPolicy(WireModel):
     overlap_percent: float
 
 
+ChunkingState = Literal["empty", "legacy-default", "current", "pending", "mixed"]
+
+
+class ChunkingStatus(WireModel):
+    """The configured chunking policy and how far the cached layouts follow it: ``applied`` is
+    the one policy every active document was chunked with (null when empty or mixed);
+    ``pendingDocuments`` / ``pendingMirrors`` count active content chunked with another."""
+
+    wire_nulls: ClassVar[frozenset[str]] = frozenset({"applied"})
+
+    configured: ChunkingPolicy
+    applied: ChunkingPolicy | None
+    state: ChunkingState
+    pending_documents: int = Field(ge=0)
+    pending_mirrors: int = Field(ge=0)
+
+
 ResidentMode = Literal["serve", "daemon", "stdio", "direct-cli"]
 
 
@@ -135,7 +152,7 @@ class Status(WireModel):
     healthy: bool
     capabilities: StatusCapabilities
     content_type_boost: ContentTypeBoost
-    chunking: ChunkingPolicy
+    chunking: ChunkingStatus
     fts_tokenizer: str
     resident: ResidentStatus
     links: LinkTotals | None = None

@@ -226,6 +226,7 @@ def build_document(
         links=links,
         names=names,
         fact=fact,
+        chunking=chunking.policy_key(),
     )
 
 

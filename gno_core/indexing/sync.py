@@ -36,7 +36,7 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gno_core.config import ChunkingConfig, CollectionConfig, IngestConfig
+from gno_core.config import LEGACY_CHUNKING_KEY, ChunkingConfig, CollectionConfig, IngestConfig
 from gno_core.contracts.collections import CollectionSyncResult, SyncFailure, SyncResult
 from gno_core.domain import (
     INGEST_VERSION,
@@ -304,6 +304,8 @@ class _CollectionSync:
         ``INGEST_VERSION``, same extractor (``force`` says no)."""
         if self.force or state.ingest_version != INGEST_VERSION:
             return False
+        if (state.chunking or LEGACY_CHUNKING_KEY) != self.chunking.policy_key():
+            return False  # the chunking policy changed since: chunk it again
         if not state.converter_id:
             return True  # a store that does not say which extractor made it
         ext = posixpath.splitext(source.rel_path)[1].lower()

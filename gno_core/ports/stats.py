@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from gno_core.domain import FailureRecord, IndexCounts
+from gno_core.domain import ChunkLayouts, FailureRecord, IndexCounts
 
 
 class IndexStats(Protocol):
@@ -19,6 +19,11 @@ class IndexStats(Protocol):
 
     def recent_failures(self, limit: int) -> list[FailureRecord]:
         """Recorded ingest failures, newest first."""
+        ...
+
+    def chunk_layouts(self, current: str, legacy: str) -> ChunkLayouts:
+        """Active documents per recorded chunking policy key, and the distinct mirrors of the
+        active documents whose policy (``legacy`` when none is recorded) is not ``current``."""
         ...
 
     def last_indexed_at(self) -> str | None:

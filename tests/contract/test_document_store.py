@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from gno_adapters.inmemory.clock import FixedClock
-from gno_core.domain import Chunk, IngestFailure, SourceState, SyncBatch
+from gno_core.domain import Chunk, ChunkLayouts, IngestFailure, SourceState, SyncBatch
 from gno_core.errors import DuplicateError
 from gno_core.retrieval.dates import iso_from_ns
 from tests.contract.store_support import Store, make_doc, paths, put, sha
@@ -307,6 +307,29 @@ def test_counts_per_collection(store: Store) -> None:
         1,
     )
     assert store.stats.counts()[0].documents == 1
+
+
+def test_chunking_policy_round_trips_and_layouts_count_it(store: Store) -> None:
+    assert store.stats.chunk_layouts("400:10.0", "800:15.0") == ChunkLayouts({}, 0)
+    put(
+        store,
+        replace(make_doc("old.md", "old"), chunking=None),
+        replace(make_doc("same.md", "old"), chunking="800:15.0"),
+        replace(make_doc("new.md", "new"), chunking="400:10.0"),
+        replace(make_doc("gone.md", "gone"), chunking="100:0.0"),
+    )
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("gone.md",)))
+    states = store.ledger.source_states("notes")
+    assert {rel: s.chunking for rel, s in states.items()} == {
+        "old.md": None,
+        "same.md": "800:15.0",
+        "new.md": "400:10.0",
+        "gone.md": "100:0.0",
+    }
+    layouts = store.stats.chunk_layouts("400:10.0", "800:15.0")
+    assert layouts.documents == {None: 1, "800:15.0": 1, "400:10.0": 1}
+    assert layouts.pending_mirrors == 1  # old.md and same.md share one mirror
+    assert store.stats.chunk_layouts("800:15.0", "800:15.0").pending_mirrors == 1
 
 
 def test_tag_counts(store: Store) -> None:

@@ -120,7 +120,7 @@ def test_fact_documents_are_read_again_after_the_identity_migration(tmp_path: Pa
     try:  # back to the index as version 6 left it
         conn.execute("DELETE FROM schema_migrations WHERE version = 7")
         conn.execute("UPDATE schema_meta SET value = '6' WHERE key = 'schema_version'")
-        assert migrate(conn) == LATEST_VERSION
+        assert migrate(conn, MIGRATIONS[:7]) == 7
         versions = dict(conn.execute("SELECT rel_path, ingest_version FROM documents"))
         assert versions == {
             "facts/2026-01-01/mem-0123456789abcdef.md": 0,
@@ -128,3 +128,20 @@ def test_fact_documents_are_read_again_after_the_identity_migration(tmp_path: Pa
         }
     finally:
         conn.close()
+
+
+def test_documents_indexed_before_the_chunking_column_read_as_unrecorded(tmp_path: Path) -> None:
+    path = str(tmp_path / "i.sqlite")
+    conn = connect(path)
+    try:
+        assert migrate(conn, MIGRATIONS[:7]) == 7
+    finally:
+        conn.close()
+    store = apsw_index(path)  # opening migrates to the latest: the column exists, NULL
+    try:
+        from tests.contract.store_support import make_doc, put
+
+        put(store, make_doc("a.md", "a"))
+        assert store.ledger.source_states("notes")["a.md"].chunking is None
+    finally:
+        store.close()
