@@ -124,6 +124,7 @@ def test_gno_mcp_serves_a_real_index(foam_env: dict[str, str], mode: str) -> Non
     assert seen["multi"]["meta"]["returned"] > 1
     validate("status", seen["gno_status"])
     assert seen["gno_status"]["resident"]["mode"] == "stdio"
+    assert seen["gno_status"]["chunking"]["state"] == "current"
     assert seen["gno_status"]["totalDocuments"] >= 80
     validate("peek", seen["gno_peek"])
     assert seen["gno_peek"]["initialized"] is True
