@@ -26,7 +26,7 @@ def test_readme_example_uses_import_gno_core() -> None:
     assert "gno_adapters" not in example
 
 
-def test_readme_python_example_runs(tmp_path: Path) -> None:
+def test_readme_python_example_runs_twice(tmp_path: Path) -> None:
     example = readme_python_example()
     # The example indexes ~/notes: HOME points at a temporary folder that holds one, so the
     # example runs as written, and the GNO_* folders keep the user's own index out of it.
@@ -48,22 +48,25 @@ def test_readme_python_example_runs(tmp_path: Path) -> None:
         "GNO_CACHE_DIR": str(tmp_path / "cache"),
     }
     env.pop("GNO_ADAPTERS", None)
-    run = subprocess.run(
-        [sys.executable, "-c", example],
-        check=False,
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
-    assert lines[0] == "2"  # both notes added
-    uri, line, score = lines[1].split()
-    assert uri == "gno://notes/planning/q3.md"
-    assert int(line) >= 1 and float(score) > 0
-    # The hit's five lines, read back from the line the search pointed at.
-    assert "quarterly planning" in run.stdout.split(lines[1], 1)[1]
-    assert "gno://notes/travel.md" not in run.stdout
+    # Run twice: a reader runs the example again, and it must not die on the collection it
+    # added the first time (DuplicateError); the second sync finds nothing new.
+    for added in ("2", "0"):
+        run = subprocess.run(
+            [sys.executable, "-c", example],
+            check=False,
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert run.returncode == 0, run.stderr
+        lines = run.stdout.splitlines()
+        assert lines[0] == added  # both notes added the first time, none the second
+        uri, line, score = lines[1].split()
+        assert uri == "gno://notes/planning/q3.md"
+        assert int(line) >= 1 and float(score) > 0
+        # The hit's five lines, read back from the line the search pointed at.
+        assert "quarterly planning" in run.stdout.split(lines[1], 1)[1]
+        assert "gno://notes/travel.md" not in run.stdout
     assert (tmp_path / "data" / "index-default.sqlite").is_file()
