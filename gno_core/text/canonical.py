@@ -41,6 +41,9 @@ def canonicalize(text: str, *, collapse_blank_lines: bool = False) -> str:
         text = text[1:]
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # Whether the last line has its terminator, decided before trimming: "alpha\n  " has two
+    # lines for an editor, the second one whitespace, so its mirror is "alpha\n\n".
+    terminated = text.endswith("\n")
     # A line by line pass beats whole-text regexes several times over (they crawl on non-ASCII
     # text). ``isprintable`` is False for every line holding a control (and for tabs and some
     # harmless characters, which the regex then leaves alone).
@@ -61,7 +64,7 @@ def canonicalize(text: str, *, collapse_blank_lines: bool = False) -> str:
         if text.startswith("\n\n"):
             text = text[1:]
         return text.rstrip("\n") + "\n"
-    return text if text.endswith("\n") else text + "\n"
+    return text if terminated else text + "\n"
 
 
 class BlankRuns:

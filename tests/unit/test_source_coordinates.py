@@ -131,6 +131,18 @@ def sources(draw: st.DrawFn) -> str:
     return body
 
 
+@pytest.mark.parametrize("source", ["alpha\n  ", "alpha\r\t", "alpha\n \n ", "a\n\nb\n  "])
+def test_a_whitespace_last_line_without_a_terminator_is_a_line(source: str) -> None:
+    """Found by the property test below: the trimmed last line was dropped with its spaces, so
+    ``totalLines`` was one short of what an editor shows."""
+    expected = file_lines(source)
+    with build(notes({"p.md": source})) as gno:
+        gno.sync()
+        assert gno.get("notes/p.md").total_lines == len(expected)
+        last = gno.get(f"notes/p.md:{len(expected)}", line_count=1).content
+        assert last == expected[-1].rstrip() + "\n"
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sources(), st.sampled_from(["p.md", "p.txt"]))
 def test_get_line_n_is_line_n_of_the_file(source: str, name: str) -> None:
