@@ -128,15 +128,7 @@ KILLER = textwrap.dedent(
 def test_a_sigkilled_apply_recovers_to_before_or_after(
     tmp_path: Path, step: str, command: str
 ) -> None:
-    notes = _vault(tmp_path)
-    env = {
-        **os.environ,
-        "GNO_CONFIG_DIR": str(tmp_path / "config"),
-        "GNO_DATA_DIR": str(tmp_path / "data"),
-        "GNO_CACHE_DIR": str(tmp_path / "cache"),
-    }
-    assert run_gno(env, "init", str(notes), "--name", "notes").returncode == 0
-    assert run_gno(env, "update").returncode == 0
+    notes, env = _indexed(tmp_path)
     before = _snapshot(notes)
     killed = subprocess.run(
         [sys.executable, "-c", KILLER, step], env=env, capture_output=True, text=True, check=False
@@ -257,15 +249,21 @@ def _env(tmp_path: Path, notes: Path) -> dict[str, str]:
     }
 
 
+def _indexed(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """The vault, registered and indexed by the CLI as a user would, and its environment."""
+    notes = _vault(tmp_path)
+    env = _env(tmp_path, notes)
+    assert run_gno(env, "init", str(notes), "--name", "notes").returncode == 0
+    assert run_gno(env, "update").returncode == 0
+    return notes, env
+
+
 SAVED = b"saved by an editor\n"
 
 
 @pytest.mark.parametrize("step", ["committing", "check:2", "check:3"])
 def test_a_save_during_the_apply_wins_and_the_apply_rolls_back(tmp_path: Path, step: str) -> None:
-    notes = _vault(tmp_path)
-    env = _env(tmp_path, notes)
-    assert run_gno(env, "init", str(notes), "--name", "notes").returncode == 0
-    assert run_gno(env, "update").returncode == 0
+    notes, env = _indexed(tmp_path)
     before = _snapshot(notes)
     ran = subprocess.run(
         [sys.executable, "-c", KILLER, step, "hub.md"],
@@ -283,10 +281,7 @@ def test_a_save_during_the_apply_wins_and_the_apply_rolls_back(tmp_path: Path, s
 
 
 def test_a_save_after_a_killed_apply_survives_the_recovery(tmp_path: Path) -> None:
-    notes = _vault(tmp_path)
-    env = _env(tmp_path, notes)
-    assert run_gno(env, "init", str(notes), "--name", "notes").returncode == 0
-    assert run_gno(env, "update").returncode == 0
+    notes, env = _indexed(tmp_path)
     before = _snapshot(notes)
     killed = subprocess.run(
         [sys.executable, "-c", KILLER, "apply:3"], env=env, capture_output=True, check=False
