@@ -10,6 +10,7 @@ import logging
 import os
 import queue
 import shutil
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -211,6 +212,26 @@ def test_a_root_replaced_by_a_file_or_a_symlink_is_not_followed(
     _until(lambda: _logged(feed_log, "re-armed"), REARM_DEADLINE)
 
 
+def _cli_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a ``gno`` subprocess with its config, data and cache in ``tmp_path``."""
+    return {
+        **os.environ,
+        "GNO_CONFIG_DIR": str(tmp_path / "config"),
+        "GNO_DATA_DIR": str(tmp_path / "data"),
+        "GNO_CACHE_DIR": str(tmp_path / "cache"),
+    }
+
+
+def _reap(proc: subprocess.Popen[str]) -> None:
+    """Kill ``proc`` if it still runs and close its pipes."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
+
+
 def _uris_in(env: dict[str, str], word: str) -> list[str]:
     import json
     import subprocess
@@ -232,12 +253,7 @@ def test_serve_watch_keeps_the_resident_index_live(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    env = {
-        **os.environ,
-        "GNO_CONFIG_DIR": str(tmp_path / "config"),
-        "GNO_DATA_DIR": str(tmp_path / "data"),
-        "GNO_CACHE_DIR": str(tmp_path / "cache"),
-    }
+    env = _cli_env(tmp_path)
     root = tmp_path / "live"
     root.mkdir()
     (root / "a.md").write_text("# A\n\nfirst\n", encoding="utf-8")
@@ -273,12 +289,7 @@ def test_gno_watch_prints_each_round_and_stops_on_sigterm(tmp_path: Path) -> Non
     import subprocess
     import sys
 
-    env = {
-        **os.environ,
-        "GNO_CONFIG_DIR": str(tmp_path / "config"),
-        "GNO_DATA_DIR": str(tmp_path / "data"),
-        "GNO_CACHE_DIR": str(tmp_path / "cache"),
-    }
+    env = _cli_env(tmp_path)
     root = tmp_path / "live"
     root.mkdir()
     (root / "a.md").write_text("# A\n\nfirst\n", encoding="utf-8")
@@ -313,12 +324,7 @@ def test_gno_watch_prints_each_round_and_stops_on_sigterm(tmp_path: Path) -> Non
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
+        _reap(proc)
 
 
 def test_gno_watch_re_arms_when_its_root_is_recreated(tmp_path: Path) -> None:
@@ -327,12 +333,7 @@ def test_gno_watch_re_arms_when_its_root_is_recreated(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    env = {
-        **os.environ,
-        "GNO_CONFIG_DIR": str(tmp_path / "config"),
-        "GNO_DATA_DIR": str(tmp_path / "data"),
-        "GNO_CACHE_DIR": str(tmp_path / "cache"),
-    }
+    env = _cli_env(tmp_path)
     root = tmp_path / "vault"
     root.mkdir()
     _write(root / "a.md", "first")
@@ -384,9 +385,4 @@ def test_gno_watch_re_arms_when_its_root_is_recreated(tmp_path: Path) -> None:
         assert proc.wait(timeout=15) == 0
         assert "watch re-armed" in proc.stderr.read()
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
+        _reap(proc)
