@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from gno_cli.context import Context
-from gno_cli.exit_codes import BROKEN_PIPE, INTERRUPTED, help_text
 from gno_cli.output import emit_json
 from gno_core import __version__
 from gno_core.errors import GnoError, ValidationError, exit_code_for
@@ -69,6 +68,18 @@ class _Parser(argparse.ArgumentParser):
                 message += "; did you mean " + " / ".join(repr(g) for g in found) + "?"
             owner.error(message)
         return parsed
+
+
+class _TopParser(_Parser):
+    """``gno`` itself: its ``Exit codes:`` epilog is built only when the help is shown, so a
+    command's start-up neither builds nor imports it."""
+
+    def format_help(self) -> str:
+        if self.epilog is None:
+            from gno_cli.exit_codes import help_text
+
+            self.epilog = help_text()
+        return super().format_help()
 
 
 #: Options whose values may start with "-" (so "--since -5d" reaches the date parser and gets
@@ -156,10 +167,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The ``gno`` parser; given ``argv``, with only the subcommand that ``argv`` names."""
     import importlib
 
-    parser = _Parser(
+    parser = _TopParser(
         prog="gno",
         description="gno: a local knowledge engine. Index folders, search them, serve them to agents.",
-        epilog=help_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"gno {__version__}")
@@ -279,12 +289,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return _fail(ctx, ValidationError(f"Invalid input: {problems}"))
     except KeyboardInterrupt:
+        from gno_cli.exit_codes import INTERRUPTED
+
         print("Interrupted", file=sys.stderr)
         return INTERRUPTED
     except BrokenPipeError:
         # The reader left (``gno search x | head``): not an error of gno's. Point stdout at
         # /dev/null so the interpreter's final flush does not raise again, and exit as a
         # process killed by SIGPIPE would.
+        from gno_cli.exit_codes import BROKEN_PIPE
+
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE
