@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 DEFAULT_PATTERN = "**/*.md"
-DEFAULT_EXCLUDES: tuple[str, ...] = (
+#: The default list of the first releases (version control, dependencies, builds, editors).
+_FIRST_EXCLUDES: tuple[str, ...] = (
     ".git",
     "node_modules",
     ".venv",
@@ -19,6 +20,9 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
     ".DS_Store",
     "Thumbs.db",
     ".gno",
+)
+DEFAULT_EXCLUDES: tuple[str, ...] = (
+    *_FIRST_EXCLUDES,
     # Vault tools' own folders: settings, plugins, and notes the person deleted (Obsidian's
     # .trash, the system trash, Syncthing's old versions) must not come back in search.
     ".obsidian",
@@ -30,25 +34,7 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
 )
 #: The defaults of earlier releases: a collection whose stored ``exclude`` is exactly one of
 #: them was never customised, and is read as today's ``DEFAULT_EXCLUDES``.
-PREVIOUS_DEFAULT_EXCLUDES: tuple[tuple[str, ...], ...] = (
-    (
-        ".git",
-        "node_modules",
-        ".venv",
-        "venv",
-        ".idea",
-        ".vscode",
-        "dist",
-        "build",
-        "target",
-        "__pycache__",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".DS_Store",
-        "Thumbs.db",
-        ".gno",
-    ),
-)
+PREVIOUS_DEFAULT_EXCLUDES: tuple[tuple[str, ...], ...] = (_FIRST_EXCLUDES,)
 #: Chunks embedded per model call and committed per transaction (``gno embed --batch-size``).
 DEFAULT_EMBED_BATCH_SIZE = 32
 

@@ -67,10 +67,11 @@ def run(data: bytes, ext: str, limits: ConvertLimits) -> Converted:
         raise ConversionFailure("CONVERSION_ERROR", "Document nested too deeply") from None
     except Exception as exc:  # a library's error on a broken file: the file's failure
         raise ConversionFailure("CONVERSION_ERROR", f"{type(exc).__name__}: {exc}") from None
+    converter_id, converter_version = identity(ext)
     return Converted(
         markdown=out.markdown(),
-        converter_id=identity(ext)[0],
-        converter_version=identity(ext)[1],
+        converter_id=converter_id,
+        converter_version=converter_version,
         title=out.title,
         warnings=tuple(out.warnings),
     )

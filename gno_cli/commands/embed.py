@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from gno_cli.commands.sync import emit_recovered
+from gno_cli.commands.sync import emit_recovered, totals
 from gno_cli.options import add_collections, collections_of
 from gno_cli.output import Progress, emit, emit_json
 
@@ -147,13 +147,7 @@ def run_index(ctx: Context) -> int:
         emit_json(result)
     else:
         s = result.sync_result
-        reactivated = sum(c.reactivated for c in s.collections)
-        back = f"{reactivated} reactivated, " if reactivated else ""
-        emit(
-            f"Synced: {s.total_added} added, {s.total_updated} updated, {back}{s.total_unchanged} "
-            f"unchanged, {s.total_removed} removed, {s.total_failed} failed in "
-            f"{s.duration_ms / 1000:.2f}s"
-        )
+        emit(f"Synced: {totals(s)}")
         emit_recovered(s)
         if result.embed_result is not None:
             emit(_summary(result.embed_result))

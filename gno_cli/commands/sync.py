@@ -47,14 +47,19 @@ def run_update(ctx: Context) -> int:
         if len(c.failures) > 20:
             emit(f"  ... and {len(c.failures) - 20} more (see gno status)")
     emit_recovered(result)
+    emit(f"Total: {totals(result)}")
+    return 0
+
+
+def totals(result: SyncResult) -> str:
+    """The run's counts in one line (reactivated only when some were)."""
     reactivated = sum(c.reactivated for c in result.collections)
     back = f"{reactivated} reactivated, " if reactivated else ""
-    emit(
-        f"Total: {result.total_added} added, {result.total_updated} updated, {back}"
+    return (
+        f"{result.total_added} added, {result.total_updated} updated, {back}"
         f"{result.total_unchanged} unchanged, {result.total_removed} removed, "
         f"{result.total_failed} failed in {result.duration_ms / 1000:.2f}s"
     )
-    return 0
 
 
 def emit_recovered(result: SyncResult) -> None:
