@@ -59,8 +59,7 @@ def canonicalize(text: str, *, collapse_blank_lines: bool = False) -> str:
     if not text.strip("\n"):
         return "\n"
     if collapse_blank_lines:
-        if "\n\n\n" in text:
-            text = _BLANK_RUN.sub("\n\n", text)
+        text = collapse_blank_runs(text)
         if text.startswith("\n\n"):
             text = text[1:]
         return text.rstrip("\n") + "\n"
