@@ -10,7 +10,7 @@ does (one set per server: its in-memory index outlives each facade, as a file wo
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -142,3 +142,14 @@ class Peer:
         self, method: str, params: dict[str, Any] | None = None, **meta: object
     ) -> dict[str, Any]:
         return self.request(method, {**(params or {}), "_meta": envelope(**meta)})  # type: ignore[arg-type]
+
+
+def write_peer(notes: Mapping[str, str | bytes]) -> tuple[Peer, Adapters]:
+    """A write-enabled ``Peer`` over a fresh in-memory set holding ``notes`` (synced), and
+    that set, whose tree a test reads to see what a tool wrote."""
+    made = in_memory(notes)
+    with build(made) as gno:
+        gno.sync()
+    peer = Peer(enable_write=True, facade=lambda: build(made))
+    peer.initialize()
+    return peer, made

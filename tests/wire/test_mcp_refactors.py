@@ -5,12 +5,10 @@ against its committed contract."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from gno_adapters.bootstrap import build, in_memory
 from gno_adapters.mcp.tools.common import ERROR_META
 from tests.schema_check import assert_valid
-from tests.wire.real_facade import Peer
+from tests.wire.real_facade import Peer, write_peer
+from tests.wire.test_mcp_writes import call
 
 NOTES = {
     "old.md": "# Old\n",
@@ -19,27 +17,11 @@ NOTES = {
 }
 
 
-def _peer() -> tuple[Peer, Any]:
-    made = in_memory(NOTES)
-    with build(made) as gno:
-        gno.sync()
-    peer = Peer(enable_write=True, facade=lambda: build(made))
-    peer.initialize()
-    return peer, made
-
-
-def call(peer: Peer, tool: str, **arguments: Any) -> dict[str, Any]:
-    result: dict[str, Any] = peer.request("tools/call", {"name": tool, "arguments": arguments})[
-        "result"
-    ]
-    return result
-
-
 APPLY = {"action": "apply", "schemaVersion": "1.0", "confirmation": "apply", "confirm": True}
 
 
 def test_preview_twice_then_a_wrong_digest_then_the_right_one() -> None:
-    peer, made = _peer()
+    peer, made = write_peer(NOTES)
     first = call(peer, "gno_rename_note", action="preview", ref="notes/old.md", name="renamed")
     second = call(peer, "gno_rename_note", action="preview", ref="notes/old.md", name="renamed")
     plan = first["structuredContent"]
@@ -68,7 +50,7 @@ def test_preview_twice_then_a_wrong_digest_then_the_right_one() -> None:
 
 
 def test_an_apply_missing_a_confirmation_fails_before_mutation() -> None:
-    peer, made = _peer()
+    peer, made = write_peer(NOTES)
     untouched = dict(made.tree._files)
     digest = "a" * 64
     refused = call(
@@ -86,7 +68,7 @@ def test_an_apply_missing_a_confirmation_fails_before_mutation() -> None:
 
 
 def test_editing_a_referencing_note_after_the_preview_makes_the_apply_stale() -> None:
-    peer, made = _peer()
+    peer, made = write_peer(NOTES)
     plan = call(peer, "gno_move_note", action="preview", ref="notes/old.md", folderPath="far")[
         "structuredContent"
     ]
@@ -104,7 +86,7 @@ def test_editing_a_referencing_note_after_the_preview_makes_the_apply_stale() ->
 
 
 def test_duplicate_and_a_cross_collection_move() -> None:
-    peer, made = _peer()
+    peer, made = write_peer(NOTES)
     copy = call(peer, "gno_duplicate_note", ref="notes/hub.md", folderPath="far")[
         "structuredContent"
     ]
@@ -126,11 +108,7 @@ def test_without_the_write_gate_the_refactor_tools_do_not_exist() -> None:
 
 def test_the_preview_edits_a_note_sync_could_not_index_and_names_one_it_cannot_read() -> None:
     broken = "---\ntitle: [unclosed\n---\nSee [[old]] and [o](old.md).\n"
-    made = in_memory({**NOTES, "broken.md": broken, "bin.md": b"\x00 [[old]]\n"})
-    with build(made) as gno:
-        gno.sync()
-    peer = Peer(enable_write=True, facade=lambda: build(made))
-    peer.initialize()
+    peer, made = write_peer({**NOTES, "broken.md": broken, "bin.md": b"\x00 [[old]]\n"})
     plan = call(peer, "gno_rename_note", action="preview", ref="notes/old.md", name="renamed")[
         "structuredContent"
     ]

@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from gno_adapters.bootstrap import build, in_memory
-from tests.wire.real_facade import Peer
+from tests.wire.real_facade import write_peer
 from tests.wire.test_mcp_writes import call, error_code
 
 NOTES = {"old.md": "# Old\n", "hub.md": "See [[old]].\n"}
@@ -36,22 +35,13 @@ BAD_NAMES = [
 ]
 
 
-def _peer() -> tuple[Peer, Any]:
-    made = in_memory(NOTES)
-    with build(made) as gno:
-        gno.sync()
-    peer = Peer(enable_write=True, facade=lambda: build(made))
-    peer.initialize()
-    return peer, made
-
-
 def _refused(result: dict[str, Any]) -> None:
     assert error_code(result) == "INVALID_PATH", result
 
 
 @pytest.mark.parametrize("name", BAD_NAMES)
 def test_every_write_tool_refuses_the_name(name: str) -> None:
-    peer, made = _peer()
+    peer, made = write_peer(NOTES)
     before = dict(made.tree._files)
     md = name if name.endswith(".md") else name + ".md"
     _refused(call(peer, "gno_capture", collection="notes", content="x", path=md))
@@ -88,7 +78,7 @@ def test_every_write_tool_refuses_the_name(name: str) -> None:
 
 @pytest.mark.parametrize("folder", ["/etc", "/tmp/elsewhere", "/", "~/x", "C:/x"])
 def test_an_absolute_folder_path_is_refused_not_rerooted(folder: str) -> None:
-    peer, made = _peer()
+    peer, made = write_peer(NOTES)
     before = dict(made.tree._files)
     captured = call(peer, "gno_capture", collection="notes", content="x", folderPath=folder)
     _refused(captured)
@@ -100,7 +90,7 @@ def test_an_absolute_folder_path_is_refused_not_rerooted(folder: str) -> None:
 
 
 def test_a_title_that_is_a_reserved_name_gets_a_safe_file_name() -> None:
-    peer, _ = _peer()
+    peer, _ = write_peer(NOTES)
     for title in ("Con", "AUX", "nul"):
         receipt = call(peer, "gno_capture", collection="notes", content="body", title=title)
         rel = receipt["structuredContent"]["relPath"]
@@ -108,7 +98,7 @@ def test_a_title_that_is_a_reserved_name_gets_a_safe_file_name() -> None:
 
 
 def test_the_collection_root_and_ordinary_names_still_work() -> None:
-    peer, _ = _peer()
+    peer, _ = write_peer(NOTES)
     dup = call(peer, "gno_duplicate_note", ref="notes/old.md", folderPath=".")
     assert dup["structuredContent"]["target"]["relPath"] == "old-copy.md", dup
     made_folder = call(peer, "gno_create_folder", collection="notes", name="console")
