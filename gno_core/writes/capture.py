@@ -111,7 +111,7 @@ def check_rel_path(raw: str, what: str = "path") -> str:
     if store is not None:
         raise _bad_path(f"{what} goes into a key store ({store}): {raw[:200]}", raw, "sensitive")
     for segment in path.split("/"):
-        if _CONTROL.search(segment) or has_lone_surrogate(segment):
+        if has_lone_surrogate(segment):  # control characters: ``name_problem`` above
             raise _bad_path(f"{what} contains control characters", raw, "control")
         if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
             raise _bad_path(f"{what} has a name over {MAX_SEGMENT_BYTES} bytes", raw, "too_long")
