@@ -17,6 +17,19 @@ DEFAULT = {"maxTokens": 800, "overlapPercent": 15.0}
 SMALL = {"maxTokens": 50, "overlapPercent": 10.0}
 
 
+def expected(
+    configured: object, applied: object, state: str, documents: int = 0, mirrors: int = 0
+) -> dict[str, object]:
+    """The ``status.chunking`` wire object these tests expect."""
+    return {
+        "configured": configured,
+        "applied": applied,
+        "state": state,
+        "pendingDocuments": documents,
+        "pendingMirrors": mirrors,
+    }
+
+
 def configure(adapters: object, chunking: ChunkingConfig) -> None:
     adapters.config.save(  # type: ignore[attr-defined]
         GnoConfig(collections=[CollectionConfig(name="notes", path="/notes")], chunking=chunking)
@@ -33,44 +46,20 @@ def chunking_of(gno: object) -> dict[str, object]:
 def test_empty_then_current_then_pending_after_a_policy_change_until_the_next_sync() -> None:
     adapters = in_memory(NOTES)
     with build(adapters) as gno:
-        assert chunking_of(gno) == {
-            "configured": DEFAULT,
-            "applied": None,
-            "state": "empty",
-            "pendingDocuments": 0,
-            "pendingMirrors": 0,
-        }
+        assert chunking_of(gno) == expected(DEFAULT, None, "empty")
         gno.sync()
         before = gno.status().total_chunks
-        assert chunking_of(gno) == {
-            "configured": DEFAULT,
-            "applied": DEFAULT,
-            "state": "current",
-            "pendingDocuments": 0,
-            "pendingMirrors": 0,
-        }
+        assert chunking_of(gno) == expected(DEFAULT, DEFAULT, "current")
     configure(adapters, ChunkingConfig(max_tokens=50, overlap_percent=10))
     with build(adapters) as gno:
-        pending = {
-            "configured": SMALL,
-            "applied": DEFAULT,
-            "state": "pending",
-            "pendingDocuments": 3,
-            "pendingMirrors": 3,
-        }
+        pending = expected(SMALL, DEFAULT, "pending", 3, 3)
         assert chunking_of(gno) == pending
         assert chunking_of(gno) == pending  # reading status chunks nothing again
         assert gno.status().total_chunks == before
         result = gno.sync()  # the files did not change; their policy did
         assert result.total_updated == 3
         assert gno.status().total_chunks > before
-        assert chunking_of(gno) == {
-            "configured": SMALL,
-            "applied": SMALL,
-            "state": "current",
-            "pendingDocuments": 0,
-            "pendingMirrors": 0,
-        }
+        assert chunking_of(gno) == expected(SMALL, SMALL, "current")
         assert gno.sync().total_updated == 0
 
 
@@ -80,20 +69,8 @@ def test_unrecorded_layouts_are_legacy_default_and_a_mix_has_no_applied_policy()
     ledger = adapters.provider.open().ledger
     ledger.apply_batch(SyncBatch("notes", upserts=(make_doc("old.md", "old"),)))
     with build(adapters) as gno:
-        assert chunking_of(gno) == {
-            "configured": DEFAULT,
-            "applied": DEFAULT,
-            "state": "legacy-default",
-            "pendingDocuments": 0,
-            "pendingMirrors": 0,
-        }
+        assert chunking_of(gno) == expected(DEFAULT, DEFAULT, "legacy-default")
     newer = replace(make_doc("new.md", "new"), chunking="50:10.0")
     ledger.apply_batch(SyncBatch("notes", upserts=(newer,)))
     with build(adapters) as gno:
-        assert chunking_of(gno) == {
-            "configured": DEFAULT,
-            "applied": None,
-            "state": "mixed",
-            "pendingDocuments": 1,
-            "pendingMirrors": 1,
-        }
+        assert chunking_of(gno) == expected(DEFAULT, None, "mixed", 1, 1)
