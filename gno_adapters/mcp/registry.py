@@ -136,7 +136,8 @@ class ToolRegistry:
         self._by_name = {t.name: t for t in self.tools}
         self._output_schema = output_schema
         self._listing: list[JSONObject] | None = None
-        self._validators: dict[str, Any] = {}
+        #: Per tool: the validator of its closed input schema and the argument names it declares.
+        self._validators: dict[str, tuple[Any, set[str] | None]] = {}
         self._lock = threading.Lock()
 
     def get(self, name: str) -> ToolDef | None:
@@ -160,6 +161,18 @@ class ToolRegistry:
         entry["annotations"] = dict(tool.annotations)
         return entry
 
+    def _checker(self, tool: ToolDef) -> tuple[Any, set[str] | None]:
+        """The tool's validator and declared argument names, built once and kept."""
+        with self._lock:
+            checker = self._validators.get(tool.name)
+            if checker is None:
+                from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+                schema = closed(tool.input_schema)
+                checker = (Draft202012Validator(schema), declared_names(schema))
+                self._validators[tool.name] = checker
+            return checker
+
     def argument_error(self, tool: ToolDef, arguments: Mapping[str, Any]) -> str | None:
         """Why ``arguments`` fail the tool's input schema, or ``None`` when they pass."""
         for name, value in arguments.items():
@@ -170,21 +183,13 @@ class ToolRegistry:
                     f"{name[:MAX_MESSAGE_CHARS]}: {len(value)} items; at most {MAX_LIST_ITEMS} "
                     "per call"
                 )
-        schema = closed(tool.input_schema)
-        known = declared_names(schema)
+        validator, known = self._checker(tool)
         unknown = sorted(name for name in arguments if known is not None and name not in known)
         if unknown:
             # Named first and plainly: a misspelled argument is the caller's likeliest mistake.
             names = ", ".join(repr(name[:MAX_MESSAGE_CHARS]) for name in unknown[:8])
             allowed = ", ".join(sorted(known or ())) or "none"
             return f"unknown field(s) {names}; this tool takes: {allowed}"
-        with self._lock:
-            validator = self._validators.get(tool.name)
-            if validator is None:
-                from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-
-                validator = Draft202012Validator(schema)
-                self._validators[tool.name] = validator
         # A hostile list can fail on every item: look at a bounded number of failures, and never
         # echo a huge argument back inside the message.
         found = itertools.islice(validator.iter_errors(dict(arguments)), MAX_REPORTED_ERRORS)
