@@ -232,7 +232,9 @@ class JournaledCommit:
             os.rename(name, backup, src_dir_fd=folder, dst_dir_fd=folder)
             if sha_at(folder, backup) != before:  # saved after the check: put it back
                 with contextlib.suppress(FileExistsError):
-                    os.link(backup, name, src_dir_fd=folder, dst_dir_fd=folder)
+                    os.link(
+                        backup, name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False
+                    )
                     os.unlink(backup, dir_fd=folder)
                 raise _conflict(entry["relPath"])
         elif exchange(folder, temp, name):
@@ -249,7 +251,7 @@ class JournaledCommit:
         else:
             if not _same_file(folder, name, backup):  # replaced meanwhile by equal bytes
                 os.unlink(backup, dir_fd=folder)
-                os.link(name, backup, src_dir_fd=folder, dst_dir_fd=folder)
+                os.link(name, backup, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
                 if sha_at(folder, backup) != before:
                     raise _conflict(entry["relPath"])
             os.rename(temp, name, src_dir_fd=folder, dst_dir_fd=folder)

@@ -146,7 +146,7 @@ def _undo_new(folder: int, name: str, entry: dict[str, Any], journal_id: str) ->
         _unlink(folder, temp)
         return []
     try:  # saved in between: it stays
-        os.link(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
+        os.link(temp, name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
     except FileExistsError:
         return [keep_aside(folder, entry, journal_id, temp)]
     _unlink(folder, temp)
@@ -188,7 +188,7 @@ def _undo_replace(folder: int, name: str, entry: dict[str, Any], journal_id: str
             _unlink(folder, backup)
         elif current is None:
             try:
-                os.link(backup, name, src_dir_fd=folder, dst_dir_fd=folder)
+                os.link(backup, name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
                 _unlink(folder, backup)
             except FileExistsError:
                 kept.append(keep_aside(folder, entry, journal_id, backup))

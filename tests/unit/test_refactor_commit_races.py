@@ -15,7 +15,7 @@ import pytest
 
 from gno_adapters.files import refactor_commit, refactor_rollback
 from gno_adapters.files.refactor_commit import JournaledCommit
-from gno_core.errors import ConflictError
+from gno_core.errors import ConflictError, GnoError
 from gno_core.ports.refactors import FileChange
 
 OLD, REF, NEW_REF = b"# Old\n", b"see [[old]]\n", b"see [[new]]\n"
@@ -97,3 +97,23 @@ def test_a_write_through_a_descriptor_opened_before_the_replacement_is_kept(
             os.close(opened[0])
 
     _commit(tmp_path, root, changes, editor)
+
+
+def test_a_symlink_put_in_place_of_the_checked_file_is_not_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for module in (refactor_commit, refactor_rollback):  # the plain-rename fallback
+        monkeypatch.setattr(module, "exchange", lambda *_args: False)
+    root, changes = _setup(tmp_path)
+    outside = tmp_path / "outside.md"
+    outside.write_bytes(REF)  # the bytes checked, so only the link itself tells them apart
+
+    def swap_in_link(at: str) -> None:
+        if at == "check:2":
+            (root / "ref.md").unlink()
+            (root / "ref.md").symlink_to(outside)
+
+    with pytest.raises(GnoError):
+        JournaledCommit(str(tmp_path / "journal"), swap_in_link).commit(changes, "j1")
+    assert (root / "ref.md").is_symlink() and os.readlink(root / "ref.md") == str(outside)
+    assert outside.read_bytes() == REF and os.stat(outside).st_nlink == 1
