@@ -189,7 +189,8 @@ class FileWriteLease:
         path = self._shared.path
         try:
             ensure_private_dir(self._dir)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE_MODE)
+            flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+            fd = os.open(path, flags, PRIVATE_FILE_MODE)  # it truncates: never through a link
         except OSError as exc:
             raise RuntimeFailure(
                 f"Cannot open the write lease {path}: {exc.strerror or exc}",

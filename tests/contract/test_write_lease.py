@@ -16,7 +16,7 @@ import pytest
 
 from gno_adapters.files.lease import LOCK_NAME, FileWriteLease
 from gno_adapters.inmemory.lease import InMemoryWriteLease
-from gno_core.errors import CancelledError, LockedError
+from gno_core.errors import CancelledError, LockedError, RuntimeFailure
 from gno_core.ports import WriteLease
 from gno_core.ports.lease import NOTICE_AFTER_SECONDS, LeaseHolder
 
@@ -143,6 +143,16 @@ def test_lock_file_is_private(tmp_path: Path) -> None:
     with FileWriteLease(tmp_path / "data").hold(0):
         pass
     assert (tmp_path / "data" / LOCK_NAME).stat().st_mode & 0o077 == 0
+
+
+def test_a_link_at_the_lock_name_is_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"a user's bytes\n")
+    (tmp_path / "data").mkdir(mode=0o700)
+    (tmp_path / "data" / LOCK_NAME).symlink_to(outside)
+    with pytest.raises(RuntimeFailure), FileWriteLease(tmp_path / "data").hold(0):
+        pass
+    assert outside.read_bytes() == b"a user's bytes\n"
 
 
 def test_a_waiter_is_told_at_once_who_holds_it(make_lease: Factory, tmp_path: Path) -> None:
