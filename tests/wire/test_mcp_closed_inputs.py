@@ -9,13 +9,11 @@ from typing import Any
 
 import pytest
 
-from gno_adapters.mcp.registry import ToolRegistry
 from gno_adapters.mcp.tools import ALL_TOOLS
-from gno_core.contracts.schemas import build_schema
 from tests.wire.mcp_fakes import FakeGno
 from tests.wire.real_facade import Peer
+from tests.wire.test_mcp_registry import VARIANTS, registry
 
-VARIANTS = [("full", False), ("full", True), ("core", False), ("core", True)]
 TYPO = "colection"
 
 
@@ -45,16 +43,6 @@ def minimal_arguments(schema: dict[str, Any]) -> dict[str, Any]:
         schema = schema["oneOf"][0]
     properties = schema.get("properties", {})
     return {name: value_for(properties[name]) for name in schema.get("required", [])}
-
-
-def registry(profile: str, write: bool) -> ToolRegistry:
-    return ToolRegistry(
-        ALL_TOOLS,
-        profile=profile,
-        enable_write=write,
-        has_capability=lambda _: True,
-        output_schema=build_schema,
-    )
 
 
 def cases() -> list[tuple[str, bool, str]]:

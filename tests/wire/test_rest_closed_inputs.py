@@ -6,8 +6,7 @@ so the refusal is the misspelled field's alone."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlencode
 
 import pytest
@@ -15,8 +14,8 @@ from quart import Quart
 
 from gno_adapters.rest import register_rest
 from gno_core.surface import OPERATIONS
+from tests.wire.test_rest_params import Runner
 
-T = TypeVar("T")
 TYPO = "colection"
 CAPSULE: dict[str, Any] = {"schemaVersion": "context-capsule-v1"}
 
@@ -62,17 +61,6 @@ class Recording:
             return Wired()
 
         return method
-
-
-class Runner:
-    def __init__(self, facade: Recording) -> None:
-        self.facade = facade
-
-    def get(self) -> Any:
-        return self.facade
-
-    async def run(self, fn: Callable[[], T], *, write: bool = False) -> T:
-        return fn()
 
 
 def send(method: str, path: str, given: dict[str, Any]) -> tuple[int, Any, list[str]]:
