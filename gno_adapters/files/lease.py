@@ -91,14 +91,18 @@ class _Waiter:
     """One hold's wait: its deadline, cancellation, and the one notice of who holds it."""
 
     def __init__(
-        self, lease: FileWriteLease, wait_seconds: float, cancelled: Cancelled | None
+        self,
+        lease: FileWriteLease,
+        wait_seconds: float,
+        cancelled: Cancelled | None,
+        on_wait: OnWait | None,
     ) -> None:
         self.lease = lease
         self.wait_seconds = wait_seconds
         self.started = time.monotonic()
         self.deadline = self.started + max(0.0, wait_seconds)
         self.cancelled = cancelled
-        self.on_wait: OnWait | None = None
+        self.on_wait = on_wait
 
     def blocked(self) -> None:
         """Another holder is in the way: tell ``on_wait`` (once), stop when due."""
@@ -163,8 +167,7 @@ class FileWriteLease:
         on_wait: OnWait | None = None,
     ) -> Iterator[None]:
         shared = self._shared
-        waiter = _Waiter(self, wait_seconds, cancelled)
-        waiter.on_wait = on_wait
+        waiter = _Waiter(self, wait_seconds, cancelled, on_wait)
         delay = POLL_SECONDS
         while not shared.threads.acquire(timeout=delay):
             waiter.blocked()
