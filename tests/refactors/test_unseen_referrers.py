@@ -22,6 +22,7 @@ from gno_core.contracts.refactors import (
 from gno_core.facade import Gno
 from gno_core.links.extract import MAX_LINKS
 from gno_core.refactors import reading
+from tests.refactors.test_refactor_plans import _apply
 from tests.schema_check import assert_valid
 
 ROOT = "/notes"
@@ -53,17 +54,7 @@ def _rename(gno: Gno, name: str = "new") -> tuple[RefactorPreview, RefactorApply
     preview = gno.rename_note(request)
     assert isinstance(preview, RefactorPreview)
     assert_valid("file-refactor-preview", preview.wire())
-    result = gno.rename_note(
-        request.model_copy(
-            update={
-                "action": "apply",
-                "schema_version": "1.0",
-                "plan_digest": preview.plan_digest,
-                "confirmation": "apply",
-                "confirm": True,
-            }
-        )
-    )
+    result = gno.rename_note(_apply(request, preview.plan_digest))
     assert isinstance(result, RefactorApplyResult)
     assert_valid("file-refactor-apply-result", result.wire())
     return preview, result
