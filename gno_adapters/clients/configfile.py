@@ -199,24 +199,44 @@ def _temporary(folder: int, name: str, data: bytes, mode: int) -> str:
     raise FileExistsError(errno.EEXIST, f"no free temporary name beside {name}")
 
 
+def _changed(loc: Location) -> ConflictError:
+    return ConflictError(
+        f"{loc.shown} changed since gno read it; run the command again",
+        details={"path": str(loc.shown)},
+    )
+
+
+def _key(info: os.stat_result) -> tuple[int, ...]:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _identity(folder: int, name: str) -> tuple[int, ...] | None:
+    """What says the file ``name`` is still the one read (None: there is none)."""
+    try:
+        return _key(os.stat(name, dir_fd=folder, follow_symlinks=False))
+    except FileNotFoundError:
+        return None
+
+
 def replace(loc: Location, expected: bytes | None, data: bytes) -> Path | None:
     """Replace the config's content with ``data`` in one rename, after copying the previous
     file to a fresh backup; returns the backup's path (None when there was no file). When the
-    file no longer holds ``expected`` (None: no file) nothing is written (``CONFLICT``); a
-    write the system refuses is ``CONFIG_UNWRITABLE`` and leaves no file of gno's behind."""
+    file no longer holds ``expected`` (None: no file), or is no longer the file just read when
+    the rename comes, nothing is written (``CONFLICT``); a write the system refuses is
+    ``CONFIG_UNWRITABLE`` and leaves no file of gno's behind."""
     try:
         with _folder(loc, create=True) as folder:
             found = _read_at(folder, loc)
             if (None if found is None else found[0]) != expected:
-                raise ConflictError(
-                    f"{loc.shown} changed since gno read it; run the command again",
-                    details={"path": str(loc.shown)},
-                )
+                raise _changed(loc)
             backup = None if found is None else _backup(folder, loc.name, *found)
             try:
                 mode = _NEW_FILE_MODE if found is None else stat.S_IMODE(found[1].st_mode)
                 temp = _temporary(folder, loc.name, data, mode)
                 try:
+                    # an editor may have saved while the two files above were fsynced
+                    if _identity(folder, loc.name) != (None if found is None else _key(found[1])):
+                        raise _changed(loc)
                     os.replace(temp, loc.name, src_dir_fd=folder, dst_dir_fd=folder)
                 except BaseException:
                     with contextlib.suppress(OSError):

@@ -514,3 +514,32 @@ def test_a_file_changed_after_the_plan_is_not_overwritten(world: dict[str, Path]
         apply(plan)
     assert "light" in config.read_text()
     assert _leftovers(config.parent) == ["mcp.json"]
+
+
+def test_a_save_while_the_backup_is_written_is_not_overwritten(
+    world: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor that saves after gno compared the file, while the backup and the new text are
+    being written (two fsyncs), keeps its bytes: the file is checked again just before the
+    rename."""
+    from gno_adapters.bootstrap.clients import this_entry
+    from gno_adapters.clients import configfile
+    from gno_adapters.clients.configfile import locate
+    from gno_adapters.clients.installer import apply, plan_install
+    from gno_adapters.clients.targets import TARGETS
+    from gno_core.errors import ConflictError
+
+    config = _plant(world, "cursor")
+    location = locate(config, world["project"])
+    plan = plan_install(TARGETS["cursor"], "project", location, this_entry(None, None), force=False)
+    real_temporary = configfile._temporary
+
+    def editor_saves(folder: int, name: str, data: bytes, mode: int) -> str:
+        config.write_text(STRICT_JSON.replace("dark", "light"))
+        return real_temporary(folder, name, data, mode)
+
+    monkeypatch.setattr(configfile, "_temporary", editor_saves)
+    with pytest.raises(ConflictError):
+        apply(plan)
+    assert "light" in config.read_text()
+    assert _leftovers(config.parent) == ["mcp.json"]
