@@ -42,13 +42,12 @@ from gno_adapters.files.notes import _segments
 from gno_adapters.files.refactor_rollback import (
     Folders,
     keep_aside,
-    kept_details,
     rollback,
     sha_at,
 )
 from gno_adapters.files.swap import exchange
 from gno_core.errors import ConflictError, GnoError, RuntimeFailure
-from gno_core.ports.refactors import FileChange, KeptEdit, RecoveryReport
+from gno_core.ports.refactors import FileChange, KeptEdit, RecoveryReport, kept_details
 
 __all__ = ["JournaledCommit"]
 

@@ -21,7 +21,7 @@ from gno_adapters.files.notes import _segments, _walk_to
 from gno_adapters.files.swap import exchange
 from gno_core.ports.refactors import KeptEdit
 
-__all__ = ["Folders", "keep_aside", "kept_details", "rollback", "sha_at"]
+__all__ = ["Folders", "keep_aside", "rollback", "sha_at"]
 
 
 def sha_at(folder: int, name: str) -> str | None:
@@ -80,13 +80,6 @@ def keep_aside(folder: int, entry: dict[str, Any], journal_id: str, leftover: st
         os.unlink(leftover, dir_fd=folder)
         folder_path = posixpath.dirname(entry["relPath"])
         return KeptEdit(entry["root"], entry["relPath"], posixpath.join(folder_path, copy))
-
-
-def kept_details(kept: list[KeptEdit]) -> dict[str, Any]:
-    """The ``kept`` entry of an error's details (absent when nothing was kept)."""
-    if not kept:
-        return {}
-    return {"kept": [{"path": k.rel_path, "copy": k.copy_rel_path} for k in kept]}
 
 
 def rollback(journal: dict[str, Any]) -> list[KeptEdit]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from gno_adapters.inmemory.tree import InMemorySourceTree
 from gno_core.errors import ConflictError, GnoError, InvalidPathError, RuntimeFailure
-from gno_core.ports.refactors import FileChange, KeptEdit, RecoveryReport
+from gno_core.ports.refactors import FileChange, KeptEdit, RecoveryReport, kept_details
 
 __all__ = ["InMemoryRefactorCommit"]
 
@@ -89,18 +89,17 @@ class InMemoryRefactorCommit:
             self._hook("committed")
         except (OSError, GnoError) as exc:
             kept = self._rollback(journal)
-            details = {"kept": [{"path": k.rel_path, "copy": k.copy_rel_path} for k in kept]}
             if isinstance(exc, ConflictError):
                 raise ConflictError(
                     exc.message,
-                    details={**exc.details, "rolledBack": True, **(details if kept else {})},
+                    details={**exc.details, "rolledBack": True, **kept_details(kept)},
                 ) from exc
             raise RuntimeFailure(
                 f"The change was rolled back: {exc}",
                 details={
                     "code": "failed_rolled_back",
                     "journalId": journal_id,
-                    **(details if kept else {}),
+                    **kept_details(kept),
                 },
             ) from exc
         self.journals.pop(journal_id, None)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
-__all__ = ["FileChange", "KeptEdit", "RecoveryReport", "RefactorCommit"]
+__all__ = ["FileChange", "KeptEdit", "RecoveryReport", "RefactorCommit", "kept_details"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +33,14 @@ class KeptEdit:
     root: str
     rel_path: str
     copy_rel_path: str | None
+
+
+def kept_details(kept: list[KeptEdit]) -> dict[str, Any]:
+    """The ``kept`` entry of a rolled-back commit's error details (absent when nothing was
+    kept): each ``{path, copy}``."""
+    if not kept:
+        return {}
+    return {"kept": [{"path": k.rel_path, "copy": k.copy_rel_path} for k in kept]}
 
 
 @dataclass(frozen=True, slots=True)
