@@ -3,11 +3,12 @@ again.
 
 The planner is a function of the configuration and of what its ports answered: the bytes of
 every note it read (or the error a read raised), whether a path exists, the stored documents,
-the links into the note, the names the collection carries and the files sync could not index. ``record`` hands the planner ports that keep every call and
-its answer (of a read, the SHA-256 of the bytes); ``Inputs.current`` asks the same questions
-again, in the same order, and says whether every answer is the same. When it is, planning
-again would read the same inputs and give the same plan, so the plan made at preview is the
-plan of now; when anything differs, the caller plans again."""
+the links into the note, the names the collection carries and the files sync could not index.
+``record`` hands the planner ports that keep every call and its answer (of a read, the SHA-256
+of the bytes); ``Inputs.current`` asks the same questions again, in the same order, and says
+whether every answer is the same. When it is, planning again would read the same inputs and
+give the same plan, so the plan made at preview is the plan of now; when anything differs, the
+caller plans again."""
 
 from __future__ import annotations
 
@@ -28,12 +29,17 @@ def _answer(method: str, result: Any) -> Any:
     return result
 
 
+def _raised(exc: GnoError) -> tuple[str, str, dict[str, Any]]:
+    """The answer kept of a call that raised ``exc``."""
+    return ("raised", exc.code, exc.details)
+
+
 def _ask(port: object, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """The answer of one call: its result as kept, or the typed error it raised."""
     try:
         return _answer(method, getattr(port, method)(*args, **kwargs))
     except GnoError as exc:
-        return ("raised", exc.code, exc.details)
+        return _raised(exc)
 
 
 @dataclass(slots=True)
@@ -74,8 +80,7 @@ class _Recording:
             try:
                 result = call(*args, **kwargs)
             except GnoError as exc:
-                raised = ("raised", exc.code, exc.details)
-                self._inputs.calls.append((self._role, method, args, kwargs, raised))
+                self._inputs.calls.append((self._role, method, args, kwargs, _raised(exc)))
                 raise
             answer = _answer(method, result)
             self._inputs.calls.append((self._role, method, args, kwargs, answer))
