@@ -5,6 +5,8 @@ against its committed contract."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from gno_adapters.mcp.tools.common import ERROR_META
 from tests.schema_check import assert_valid
 from tests.wire.real_facade import Peer, write_peer
@@ -18,6 +20,21 @@ NOTES = {
 
 
 APPLY = {"action": "apply", "schemaVersion": "1.0", "confirmation": "apply", "confirm": True}
+
+
+def _apply_rename(peer: Peer, plan: dict[str, Any]) -> dict[str, Any]:
+    """Apply the rename of notes/old.md to "renamed" the preview ``plan`` showed; its result,
+    checked against the contract."""
+    done: dict[str, Any] = call(
+        peer,
+        "gno_rename_note",
+        ref="notes/old.md",
+        name="renamed",
+        planDigest=plan["planDigest"],
+        **APPLY,
+    )["structuredContent"]
+    assert_valid("file-refactor-apply-result", done)
+    return done
 
 
 def test_preview_twice_then_a_wrong_digest_then_the_right_one() -> None:
@@ -35,15 +52,7 @@ def test_preview_twice_then_a_wrong_digest_then_the_right_one() -> None:
     assert_valid("file-refactor-apply-result", wrong["structuredContent"])
     assert wrong["structuredContent"]["status"] == "stale_plan"
     assert dict(made.tree._files) == untouched
-    done = call(
-        peer,
-        "gno_rename_note",
-        ref="notes/old.md",
-        name="renamed",
-        planDigest=plan["planDigest"],
-        **APPLY,
-    )["structuredContent"]
-    assert_valid("file-refactor-apply-result", done)
+    done = _apply_rename(peer, plan)
     assert (done["status"], done["target"]["relPath"]) == ("applied", "renamed.md")
     links = call(peer, "gno_backlinks", ref="notes/renamed.md")["structuredContent"]
     assert len(links["backlinks"]) == 3
@@ -118,14 +127,6 @@ def test_the_preview_edits_a_note_sync_could_not_index_and_names_one_it_cannot_r
     assert plan["canApply"] is True
     [warning] = plan["safety"]["warnings"]
     assert "notes/bin.md" in warning and "BINARY" in warning
-    done = call(
-        peer,
-        "gno_rename_note",
-        ref="notes/old.md",
-        name="renamed",
-        planDigest=plan["planDigest"],
-        **APPLY,
-    )["structuredContent"]
-    assert_valid("file-refactor-apply-result", done)
+    done = _apply_rename(peer, plan)
     assert done["status"] == "applied" and "notes/bin.md" in done["message"]
     assert made.tree.read("/notes/broken.md", 1 << 20) == broken.replace("old", "renamed").encode()
