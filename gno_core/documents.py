@@ -246,9 +246,10 @@ def _get_result(
         )
     end = total if line_count is None else min(total, start + line_count - 1)
     partial = start != 1 or end != total
-    content = "\n".join(lines[start - 1 : end]) + ("\n" if end >= start else "")
-    if not partial:
-        content = markdown
+    if partial:
+        content = "\n".join(lines[start - 1 : end]) + ("\n" if end >= start else "")
+    else:
+        content = markdown  # the whole mirror: no copy joined from its lines
     editable = doc.source_ext in (".md", ".markdown")
     return document_contract.GetResult(
         docid=doc.docid,
