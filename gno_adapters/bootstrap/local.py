@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from gno_adapters.files.refactor_commit import JournaledCommit
     from gno_adapters.watch.feed import WatchfilesFeed
     from gno_core.domain import SourceFile
+    from gno_core.errors import GnoError
     from gno_core.facade import Gno
     from gno_core.ports import (
         ConfigRepository,
@@ -169,6 +170,11 @@ class _LazySemanticModels:
     @property
     def reranker(self) -> Reranker | None:
         return self._resolved().reranker
+
+    @property
+    def errors(self) -> Mapping[str, GnoError]:
+        """Why a model is missing (``gno_core.ports.semantic.unavailable_reason``)."""
+        return self._resolved().errors
 
 
 class LazyTokenCounter:

@@ -145,11 +145,20 @@ class SemanticModels:
         from gno_adapters.model_files.cache import ModelStore
 
         self.unavailable: dict[str, str] = {}
+        # The error behind each missing model: what a command that needs it reports.
+        self.errors: dict[str, GnoError] = {}
         store = ModelStore(models_dir)
         self.embedder: LazyOnnxEmbedder | None = None
         self.reranker: LazyOnnxReranker | None = None
         embed_ref = env.get(EMBED_ENV, "").strip() or None
-        if embed_ref is None or embed_ref.lower() not in OFF:
+        if embed_ref is not None and embed_ref.lower() in OFF:
+            from gno_core.errors import ModelUnavailableError
+
+            self.errors["embed"] = ModelUnavailableError(
+                f"{EMBED_ENV}={embed_ref} turns vectors off",
+                details={"role": "embed", "reason": "turned_off"},
+            )
+        else:
             precision: Precision = (
                 "fp32" if env.get(PRECISION_ENV, "").strip() == "fp32" else "int8"
             )
@@ -160,12 +169,15 @@ class SemanticModels:
                 )
             except GnoError as exc:
                 self.unavailable["embed"] = exc.message
+                self.errors["embed"] = exc
         rerank_ref = env.get(RERANK_ENV, "").strip() or None
         if rerank_ref is None or rerank_ref.lower() not in OFF:
             try:
                 self.reranker = LazyOnnxReranker(store.resolve(ModelRole.RERANK, rerank_ref))
             except (GnoError, ValueError) as exc:
                 self.unavailable["rerank"] = getattr(exc, "message", str(exc))
+                if isinstance(exc, GnoError):
+                    self.errors["rerank"] = exc
 
 
 def model_store(index: str | None, config_path: str | None, *, offline: bool = False) -> ModelStore:

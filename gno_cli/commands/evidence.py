@@ -34,7 +34,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.add_argument("ref", help="gno:// URI, collection/path or #docid")
     s.add_argument("--anchor", help="heading text or slug (create)")
     s.add_argument("--line", type=int, help="1-based heading line (create)")
-    s.add_argument("--target", help="file holding the target JSON to resolve (- for stdin)")
+    s.add_argument(
+        "--target",
+        help="file holding the target to resolve, or what `section create --json` printed "
+        "(- for stdin)",
+    )
     s.set_defaults(handler=run_section)
 
 
@@ -145,7 +149,7 @@ def run_section(ctx: Context) -> int:
     if args.line is not None:
         values["line"] = args.line
     if args.target is not None:
-        values["target"] = _read_capsule(args.target)
+        values["target"] = _created_target(_read_capsule(args.target))
     result = ctx.gno.section(SectionRequest.model_validate(values)).wire()
     if ctx.json or result["action"] == "create":
         emit_json(result)
@@ -159,6 +163,14 @@ def run_section(ctx: Context) -> int:
         f"{citation['title']}"
     )
     return 0
+
+
+def _created_target(given: Any) -> Any:
+    """What ``--target`` names: the target itself, or what ``section create --json`` printed
+    (``{"action": "create", "uri": ..., "target": {...}}``), whose target is taken."""
+    if isinstance(given, dict) and given.get("action") == "create" and "target" in given:
+        return given["target"]
+    return given
 
 
 def run_diagnose(ctx: Context, target: str) -> int:

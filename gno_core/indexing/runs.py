@@ -126,7 +126,7 @@ class IndexRuns:
     ) -> EmbedResult:
         """Embed the chunks that have no vector for the current model (all with ``force``),
         committing batch by batch; ``MODEL_UNAVAILABLE`` without a model."""
-        embedder = require_embedder(self._models.embedder)
+        embedder = require_embedder(self._models)
         names = self.collections.names(collections)
         service = BacklogEmbedder(self.handle.index, embedder, self.handle.clock)
         if dry_run:

@@ -75,7 +75,7 @@ class Retrieval:
         from gno_core.retrieval.results import ResultBuilder
         from gno_core.retrieval.vector import VectorSearch, require_embedder
 
-        embedder = require_embedder(self._models.embedder)
+        embedder = require_embedder(self._models)
         return VectorSearch(self.handle.index, embedder, ResultBuilder(self.handle.name))
 
     def query(self, request: QueryRequest) -> SearchResults:
@@ -117,7 +117,7 @@ class Retrieval:
         from gno_core.retrieval.results import ResultBuilder
         from gno_core.retrieval.vector import VectorSearch, require_embedder
 
-        embedder = require_embedder(self._models.embedder)
+        embedder = require_embedder(self._models)
         with self._documents().resolved(ref) as resolved:
             owner = resolved.handle
             searcher = VectorSearch(owner.index, embedder, ResultBuilder(owner.name))

