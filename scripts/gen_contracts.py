@@ -43,6 +43,10 @@ def main() -> int:
     for name, text in all_schema_files().items():
         (CONTRACTS / name).write_text(text, encoding="utf-8")
         print(f"wrote contracts/{name}")
+    from gno_adapters.rest.openapi import openapi_document, render
+
+    (CONTRACTS / "openapi.json").write_text(render(openapi_document()), encoding="utf-8")
+    print("wrote contracts/openapi.json (the REST routes)")
     from gno_core.contracts import requests
 
     for file_name, name, model_name, base_name, purpose in SPEC_MODULES:

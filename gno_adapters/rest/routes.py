@@ -1,4 +1,5 @@
-"""REST routes: ``GET /api/status``, ``POST /api/search``, ``POST /api/query``, ``GET /api/doc``,
+"""REST routes: ``GET /api`` (the routes, from ``gno_adapters.rest.catalogue``),
+``GET /api/openapi.json`` (their OpenAPI 3.1 document), ``GET /api/status``, ``POST /api/search``, ``POST /api/query``, ``GET /api/doc``,
 ``GET /api/links``, ``GET /api/backlinks``, ``GET /api/graph`` (and ``/query``,
 ``/neighbors``, ``/path``), ``POST /api/context``, ``POST /api/context/verify``
 (body ``{"capsule": ...}``), ``POST /api/query/diagnose``, ``POST /api/section``,
@@ -8,7 +9,8 @@ started with write access (``--mcp-enable-write`` / ``gateway.enableWrite``).
 
 Bodies and answers are the contracts the CLI prints with ``--json`` (``status@1.0``,
 ``search-results@1.0``, ``get@1.0``, ``links@1.0``, ``backlinks@1.0``), camelCase in and out;
-the document reads take their request fields from the query string (``?ref=...&type=wiki``).
+the document reads take their request fields from the query string (``?ref=...&type=wiki``);
+a document is named ``ref`` everywhere (``/api/doc`` also takes the deprecated ``uri``).
 Failures are the ``error@1.0`` envelope with an HTTP status from one table. Facade calls run on the gateway's worker threads;
 the boundary (Host, Origin, peer, bearer, size, rate, admission) has already run.
 ``/api/query`` exists when the facade offers ``query`` (the caller says so in ``capabilities``).
@@ -26,6 +28,7 @@ from gno_adapters.mcp.tools.schema import model_arguments
 from gno_core.surface import OPERATIONS, Facade
 
 if TYPE_CHECKING:
+    from gno_adapters.rest.catalogue import RestRoute
     from gno_core.contracts import ResidentStatus, Status
 
 T = TypeVar("T")
@@ -89,7 +92,40 @@ def register_rest(
 
     @app.get("/api/status")
     async def status() -> Response:
+        try:
+            _refuse_unknown(request.args, (), "query parameter")
+        except Exception as exc:
+            return _failure(exc)
         return await call(stamped_status)
+
+    @app.get("/api")
+    async def index() -> Response:
+        from gno_core.contracts import ApiIndex, ApiRoute
+
+        try:
+            _refuse_unknown(request.args, (), "query parameter")
+        except Exception as exc:
+            return _failure(exc)
+
+        routes = [ApiRoute(method=m, path=p, summary=r.summary) for (m, p), r in _served(app)]
+        return _json(200, ApiIndex(routes=routes, openapi="/api/openapi.json").wire())
+
+    openapi_text: list[bytes] = []
+
+    @app.get("/api/openapi.json")
+    async def openapi() -> Response:
+        try:
+            _refuse_unknown(request.args, (), "query parameter")
+        except Exception as exc:
+            return _failure(exc)
+        if not openapi_text:  # built once, on first ask, from the routes this app has
+            from gno_adapters.rest.openapi import openapi_document, render
+
+            document = openapi_document(route for _, route in _served(app))
+            openapi_text.append(render(document).encode())
+        response = Response(openapi_text[0], status=200, content_type="application/json")
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     @app.post("/api/search")
     async def search() -> Response:
@@ -205,7 +241,15 @@ def register_rest(
         args = request.args
         try:
             _refuse_unknown(args, (*_aliases(GetRequest), "uri"), "query parameter")
+            # ``uri`` is the deprecated name of ``ref``: either, or both when they agree.
             ref = args.get("ref") or args.get("uri")
+            if args.get("uri") and args.get("ref") and args["uri"] != args["ref"]:
+                from gno_core.errors import ValidationError
+
+                raise ValidationError(
+                    "Give the document once: ?ref= (uri= is its deprecated alias), not both",
+                    details={"fields": ["ref", "uri"]},
+                )
             if not ref:
                 from gno_core.errors import ValidationError
 
@@ -293,6 +337,19 @@ def register_rest(
             return await call(lambda f: f.remember(body, identity), write=True)
 
 
+def _served(app: Quart) -> list[tuple[tuple[str, str], RestRoute]]:
+    """The routes of the table that ``app`` registered, by path then method."""
+    from gno_adapters.rest.catalogue import BY_ROUTE
+
+    found = {
+        (method, rule.rule)
+        for rule in app.url_map.iter_rules()
+        for method in rule.methods or ()
+        if (method, rule.rule) in BY_ROUTE
+    }
+    return [(key, BY_ROUTE[key]) for key in sorted(found, key=lambda k: (k[1], k[0]))]
+
+
 def _refactor_view(
     call: Callable[..., Awaitable[Response]], operation: str, model_name: str, enable_write: bool
 ) -> Callable[[], Awaitable[Response]]:
@@ -350,8 +407,9 @@ def _refuse_unknown(given: Iterable[str], known: Iterable[str], what: str) -> No
         from gno_core.errors import ValidationError
 
         names = ", ".join(repr(name[:MAX_NAME_CHARS]) for name in unknown[:8])
+        takes = ", ".join(sorted(allowed)) or "none"
         raise ValidationError(
-            f"Unknown {what}(s) {names}; this route takes: {', '.join(sorted(allowed))}",
+            f"Unknown {what}(s) {names}; this route takes: {takes}",
             details={"fields": [name[:MAX_NAME_CHARS] for name in unknown[:8]]},
         )
 

@@ -49,6 +49,8 @@ if TYPE_CHECKING:
         SectionResult,
     )
     from gno_core.contracts.gateway import (
+        ApiIndex,
+        ApiRoute,
         HttpError,
         HttpErrorData,
         HttpErrorObject,
@@ -170,6 +172,8 @@ if TYPE_CHECKING:
 __all__ = [
     "SCHEMAS",
     "AddCollectionResult",
+    "ApiIndex",
+    "ApiRoute",
     "AskResult",
     "Backlink",
     "BacklinksMeta",

@@ -98,3 +98,18 @@ class ProcessStatus(WireModel):
     pid_file: str
     log_file: str | None
     log_size_bytes: int | None = Field(ge=0)
+
+
+class ApiRoute(WireModel):
+    method: Literal["GET", "POST"]
+    path: str
+    summary: str
+
+
+class ApiIndex(WireModel):
+    """``api-index@1.0``: what ``GET /api`` answers, the REST routes this server has (those
+    of the operations it offers), and where their OpenAPI document is."""
+
+    schema_version: Literal["1.0"] = "1.0"
+    routes: list[ApiRoute]
+    openapi: str = Field(description="Path of the OpenAPI 3.1 document of these routes")

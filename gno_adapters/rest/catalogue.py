@@ -1,0 +1,252 @@
+"""Every HTTP route ``gno serve`` answers under ``/api``, as data: what it does, what it takes
+(a JSON body or query-string fields, by pydantic request model) and what it answers (a wire
+contract). ``GET /api`` lists the routes an app registered with their summaries from here, and
+``gno_adapters.rest.openapi`` builds the OpenAPI document from the same rows; a test holds this
+table equal to the routes the app registers.
+
+A model is named ``module:Class`` (``gno_core.contracts`` modules), resolved only when the
+OpenAPI document is built, so listing the routes imports no contract.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+#: The contract of an error answer (``error@1.0``), for every 4xx/5xx a route gives.
+ERROR_MODEL = "gno_core.contracts.error:ErrorEnvelope"
+#: The document names that the REST reads accept (``ref``), as the routes' help says them.
+REF_FORMS = "a gno:// URI, collection/path, or #docid"
+
+
+@dataclass(frozen=True)
+class RestRoute:
+    method: Literal["GET", "POST"]
+    path: str
+    summary: str
+    #: The facade operation the route needs (``None``: always there).
+    operation: str | None = None
+    #: The request model and where its fields come from.
+    request: str | None = None
+    source: Literal["body", "query"] | None = None
+    #: The answer's contract model(s): one, or several when the route answers one of them.
+    response: tuple[str, ...] = ()
+    status: int = 200
+    write: bool = False
+    #: Query parameters kept for older callers: name -> the field it stands for.
+    deprecated: tuple[tuple[str, str], ...] = ()
+
+
+def _m(module: str, name: str) -> str:
+    return f"gno_core.contracts.{module}:{name}"
+
+
+_REFACTOR_ANSWERS = (_m("refactors", "RefactorPreview"), _m("refactors", "RefactorApplyResult"))
+
+ROUTES: tuple[RestRoute, ...] = (
+    RestRoute(
+        "GET",
+        "/api",
+        "this list of routes (method, path, summary)",
+        response=(_m("gateway", "ApiIndex"),),
+    ),
+    RestRoute("GET", "/api/openapi.json", "the OpenAPI 3.1 document of these routes"),
+    RestRoute("GET", "/api/health", 'liveness: {"ok": true}'),
+    RestRoute(
+        "GET",
+        "/api/resident/status",
+        "the serving gateway: transport, admission, sessions",
+        response=(_m("status", "ResidentStatus"),),
+    ),
+    RestRoute(
+        "GET",
+        "/api/status",
+        "index status: collections, counts, capabilities, chunking, the serving gateway",
+        response=(_m("status", "Status"),),
+    ),
+    RestRoute(
+        "POST",
+        "/api/search",
+        "keyword (BM25) search",
+        request=_m("requests", "SearchRequest"),
+        source="body",
+        response=(_m("search", "SearchResults"),),
+    ),
+    RestRoute(
+        "POST",
+        "/api/query",
+        "hybrid search: keywords and meaning fused, reranked when a reranker is there",
+        operation="query",
+        request=_m("requests", "QueryRequest"),
+        source="body",
+        response=(_m("search", "SearchResults"),),
+    ),
+    RestRoute(
+        "POST",
+        "/api/query/diagnose",
+        "why a target document does or does not rank for a query",
+        operation="query_diagnose",
+        request=_m("evidence_requests", "DiagnoseRequest"),
+        source="body",
+        response=(_m("evidence", "QueryDiagnosis"),),
+    ),
+    RestRoute(
+        "POST",
+        "/api/context",
+        "compile a Context Capsule: exact evidence for a goal under a token budget",
+        operation="context",
+        request=_m("evidence_requests", "ContextRequest"),
+        source="body",
+        response=(_m("evidence", "ContextCapsule"),),
+    ),
+    RestRoute(
+        "POST",
+        "/api/context/verify",
+        're-check a saved capsule against the index (body {"capsule": ...})',
+        operation="context_verify",
+        source="body",
+        response=(_m("evidence", "CapsuleVerification"),),
+    ),
+    RestRoute(
+        "POST",
+        "/api/section",
+        "create or resolve a durable section target in one document",
+        operation="section",
+        request=_m("evidence_requests", "SectionRequest"),
+        source="body",
+        response=(_m("evidence", "SectionResult"),),
+    ),
+    RestRoute(
+        "POST",
+        "/api/ask",
+        "answer a question with verified citations from a capsule, or abstain",
+        operation="ask",
+        request=_m("evidence_requests", "AskRequest"),
+        source="body",
+        response=(_m("ask", "AskResult"),),
+    ),
+    RestRoute(
+        "GET",
+        "/api/doc",
+        f"one document, whole or a line range (ref: {REF_FORMS})",
+        request=_m("requests", "GetRequest"),
+        source="query",
+        response=(_m("document", "GetResult"),),
+        deprecated=(("uri", "ref"),),
+    ),
+    RestRoute(
+        "GET",
+        "/api/links",
+        f"the outgoing links of one document (ref: {REF_FORMS})",
+        operation="links",
+        request=_m("requests", "LinksRequest"),
+        source="query",
+        response=(_m("links", "LinksResult"),),
+    ),
+    RestRoute(
+        "GET",
+        "/api/backlinks",
+        f"the links of other documents to one document (ref: {REF_FORMS})",
+        operation="backlinks",
+        request=_m("requests", "BacklinksRequest"),
+        source="query",
+        response=(_m("links", "BacklinksResult"),),
+    ),
+    RestRoute(
+        "GET",
+        "/api/graph",
+        "the link graph with its health report",
+        operation="graph",
+        request=_m("requests", "GraphRequest"),
+        source="query",
+        response=(_m("graph", "GraphResult"),),
+    ),
+    RestRoute(
+        "GET",
+        "/api/graph/query",
+        f"bounded typed-edge traversal from one document (ref: {REF_FORMS})",
+        operation="graph_query",
+        request=_m("requests", "GraphQueryRequest"),
+        source="query",
+        response=(_m("graph", "GraphQueryResult"),),
+    ),
+    RestRoute(
+        "GET",
+        "/api/graph/neighbors",
+        f"the neighbours of one document in the graph (ref: {REF_FORMS})",
+        operation="graph_neighbors",
+        request=_m("requests", "GraphNeighborsRequest"),
+        source="query",
+        response=(_m("graph", "GraphNeighborsResult"),),
+    ),
+    RestRoute(
+        "GET",
+        "/api/graph/path",
+        f"the shortest link path between two documents (from, to: {REF_FORMS})",
+        operation="graph_path",
+        request=_m("requests", "GraphPathRequest"),
+        source="query",
+        response=(_m("graph", "GraphPathResult"),),
+    ),
+    RestRoute(
+        "POST",
+        "/api/memory/recall",
+        "recall remembered facts for a query",
+        operation="recall",
+        request=_m("memory_requests", "RecallRequest"),
+        source="body",
+        response=(_m("memory", "RecallResult"),),
+    ),
+    RestRoute(
+        "POST",
+        "/api/memory/remember",
+        "remember a fact (write access)",
+        operation="remember",
+        request=_m("memory_requests", "RememberRequest"),
+        source="body",
+        response=(_m("memory", "RememberResult"),),
+        write=True,
+    ),
+    RestRoute(
+        "POST",
+        "/api/capture",
+        "create a note in a collection (write access)",
+        request=_m("write_requests", "CaptureRequest"),
+        source="body",
+        response=(_m("writes", "CaptureReceipt"),),
+        status=201,
+        write=True,
+    ),
+    RestRoute(
+        "POST",
+        "/api/docs/rename",
+        "rename a note, its references rewritten: preview, or apply (write access)",
+        operation="rename_note",
+        request=_m("refactors", "RenameNoteRequest"),
+        source="body",
+        response=_REFACTOR_ANSWERS,
+        write=True,
+    ),
+    RestRoute(
+        "POST",
+        "/api/docs/move",
+        "move a note to another folder, references rewritten: preview, or apply (write access)",
+        operation="move_note",
+        request=_m("refactors", "MoveNoteRequest"),
+        source="body",
+        response=_REFACTOR_ANSWERS,
+        write=True,
+    ),
+    RestRoute(
+        "POST",
+        "/api/docs/duplicate",
+        "copy a note: preview, or apply (write access)",
+        operation="duplicate_note",
+        request=_m("refactors", "DuplicateNoteRequest"),
+        source="body",
+        response=_REFACTOR_ANSWERS,
+        write=True,
+    ),
+)
+
+BY_ROUTE: dict[tuple[str, str], RestRoute] = {(r.method, r.path): r for r in ROUTES}
