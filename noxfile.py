@@ -1,17 +1,22 @@
-"""The single entry point for checks: ``nox`` runs lint, typecheck, imports, tests and the MCP
-conformance suite."""
+"""The single entry point for checks: ``nox`` runs lint, typecheck, imports, tests, the MCP
+conformance suite and the packaged gateway conformance suite."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import nox
 
-nox.options.sessions = ["lint", "typecheck", "imports", "tests", "conformance"]
+nox.options.sessions = ["lint", "typecheck", "imports", "tests", "conformance", "package"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
 
 PYTHON = "3.11"
+ROOT = Path(__file__).resolve().parent
+#: The test-only requirements of ``tests/package`` (the wheel brings everything else).
+PACKAGE_TEST_DEPS = ("pytest>=8", "mcp==2.3.0")
 
 
 @nox.session(python=PYTHON)
@@ -74,3 +79,47 @@ def inspector(session: nox.Session) -> None:
     session.install("-e", ".")
     cache = Path(session.cache_dir) / "conformance"
     session.run("python", "scripts/inspector.py", "--cache", str(cache))
+
+
+@nox.session(python=PYTHON)
+def package(session: nox.Session) -> None:
+    """Packaged gateway conformance: build the sdist and, from it, the wheel; install the wheel
+    (not editable) into this session's venv; run ``tests/package`` from a scratch directory with
+    the source tree off ``sys.path``, against the installed ``gno``, ``gno-mcp`` and
+    ``gno-daemon`` (docs/reference/testing.md)."""
+    tmp = Path(session.create_tmp()).resolve()
+    dist = tmp / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    session.install("build>=1.2")
+    session.run("python", "-m", "build", "--outdir", str(dist), str(ROOT), silent=True)
+    wheels = sorted(dist.glob("gno-*.whl"))
+    assert len(wheels) == 1, wheels
+    session.install(str(wheels[0]), *PACKAGE_TEST_DEPS)
+    # A reused venv may hold an older build of the same version: this one replaces it.
+    session.install("--force-reinstall", "--no-deps", str(wheels[0]))
+    # The tests run from a scratch folder outside the checkout: nothing importable beside them.
+    scratch = Path(tempfile.mkdtemp(prefix="gno-package-"))
+    session.chdir(scratch)
+    tests = ROOT / "tests" / "package"
+    try:
+        session.run(
+            "pytest",
+            "-c",
+            str(tests / "pytest.ini"),
+            "--rootdir",
+            str(scratch),
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            str(tests),
+            *session.posargs,
+            env={
+                "GNO_PACKAGE_VENV": session.virtualenv.location,
+                "GNO_SOURCE_TREE": str(ROOT),
+                "PYTHONPATH": None,
+                "PYTHONHOME": None,
+            },
+        )
+    finally:
+        session.chdir(ROOT)
+        shutil.rmtree(scratch, ignore_errors=True)

@@ -8,6 +8,8 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+#: ``tests/package`` runs only against an installed wheel, in its own session (``nox -s package``).
+collect_ignore = ["package"]
 
 
 @pytest.fixture(scope="session")
