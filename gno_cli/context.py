@@ -8,7 +8,7 @@ import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gno_adapters.bootstrap.embed_child import EmbedChild
+    from gno_adapters.embed_child import EmbedChild
     from gno_core.facade import Gno
     from gno_core.ports.lease import LeaseHolder
 
@@ -45,7 +45,7 @@ class Context:
 
     def load_embedder_meanwhile(self) -> None:
         """Start loading the embedding model (``vsearch``, ``query``) in the child process
-        forked at start (POSIX, see ``gno_adapters.bootstrap.embed_child``) or else on a
+        forked at start (POSIX, see ``gno_adapters.embed_child``) or else on a
         thread: the load runs beside the command's own imports, request validation, index
         opening and BM25, and the first embedding waits for it. A failure is left for the
         search to report with its own error; ``close`` ends the child or waits for the thread."""

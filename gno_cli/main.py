@@ -14,7 +14,7 @@ from gno_core import __version__
 from gno_core.errors import GnoError, ValidationError, exit_code_for
 
 if TYPE_CHECKING:
-    from gno_adapters.bootstrap.embed_child import EmbedChild
+    from gno_adapters.embed_child import EmbedChild
 
 
 class UsageError(ValidationError):
@@ -312,7 +312,7 @@ def _embed_child(argv: Sequence[str]) -> EmbedChild | None:
     missing)."""
     if _command_of(argv) not in ("vsearch", "query"):
         return None
-    from gno_adapters.bootstrap.embed_child import EmbedChild, fork_wanted
+    from gno_adapters.embed_child import EmbedChild, fork_wanted
 
     return EmbedChild.start() if fork_wanted(os.environ) else None
 

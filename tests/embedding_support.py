@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gno_adapters.bootstrap.embed_child import ChildEmbedder, EmbedChild
 from gno_adapters.bootstrap.model_wiring import LazyOnnxEmbedder
+from gno_adapters.embed_child import ChildEmbedder, EmbedChild
 from gno_adapters.model_files import ModelStore
 from gno_adapters.onnx import OnnxEmbedder
 from gno_adapters.onnx.graph_cache import Precision

@@ -3,9 +3,11 @@
 - ``open_gno(index)``: the local adapter set (files, SQLite, ONNX models) for one named index;
 - ``build(in_memory(notes))``: the same facade over fakes, for tests;
 - ``build(adapters)``: any other ``Adapters`` set;
-- ``resident``: the lifecycle of the resident gateway (lock, pid file, detach, stop);
 - ``model_wiring``: which embedder and reranker a facade gets, from the model file cache;
 - ``paths``: where an index's files live.
+
+It wires and does nothing else: the processes that run a facade are beside it
+(``gno_adapters.resident``, ``gno_adapters.embed_child``, ``gno_adapters.client_setup``).
 
 The names are imported on first use (PEP 562), so ``gno serve --status`` or ``gno models``
 load no storage adapter.

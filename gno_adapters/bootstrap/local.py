@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
     from pathlib import Path
 
-    from gno_adapters.bootstrap.embed_child import EmbedChild
     from gno_adapters.bootstrap.model_wiring import SemanticModels
     from gno_adapters.converters.sandbox import SandboxedConverters
+    from gno_adapters.embed_child import EmbedChild
     from gno_adapters.files.refactor_commit import JournaledCommit
     from gno_adapters.watch.feed import WatchfilesFeed
     from gno_core.domain import SourceFile
@@ -127,7 +127,7 @@ class _LazyResidentProbe:
         self._pid_file = pid_file
 
     def serve_url(self) -> str | None:
-        from gno_adapters.bootstrap.resident import PidFileResidentProbe
+        from gno_adapters.resident.pidfile import PidFileResidentProbe
 
         return PidFileResidentProbe(self._pid_file).serve_url()
 
@@ -162,7 +162,7 @@ class _LazySemanticModels:
         if self._child is None or embedder is None:
             return embedder
         if self._embedder is None:
-            from gno_adapters.bootstrap.embed_child import ChildEmbedder
+            from gno_adapters.embed_child import ChildEmbedder
 
             self._embedder = ChildEmbedder(embedder, self._child)
         return self._embedder

@@ -6,7 +6,7 @@ Quart app and its boundary middleware), ``boundary`` (peer, Host, Origin, bearer
 rate), ``admission`` (active/queued slots), ``transport`` (``/mcp``: era routing, the 2026 ladder,
 2025 sessions), ``sessions``, ``workers`` (facade calls off the event loop), ``token``,
 ``settings``. The protocol itself is ``gno_adapters.mcp``; nothing here re-implements it. The
-process lifecycle (pid file, owner lock, detach, stop) is ``gno_adapters.bootstrap.resident``.
+process lifecycle (pid file, owner lock, detach, stop) is ``gno_adapters.resident``.
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ def run_mcp(ctx: Context) -> int:
 
 
 def run_install(ctx: Context) -> int:
-    from gno_adapters.bootstrap.clients import install, this_entry
+    from gno_adapters.client_setup import install, this_entry
 
     entry = this_entry(ctx.args.index, ctx.args.config, enable_write=ctx.args.enable_write)
     result = install(
@@ -77,7 +77,7 @@ def run_install(ctx: Context) -> int:
 
 
 def run_uninstall(ctx: Context) -> int:
-    from gno_adapters.bootstrap.clients import uninstall
+    from gno_adapters.client_setup import uninstall
 
     return _report(ctx, uninstall(ctx.args.target, ctx.args.scope, dry_run=ctx.args.dry_run))
 
@@ -104,7 +104,7 @@ def _report(ctx: Context, result: McpInstallResult) -> int:
 
 
 def run_status(ctx: Context) -> int:
-    from gno_adapters.bootstrap.clients import status, this_entry
+    from gno_adapters.client_setup import status, this_entry
     from gno_cli.output import emit, emit_json
 
     expected = this_entry(ctx.args.index, ctx.args.config)

@@ -5,8 +5,8 @@ with ``--status`` and ``--stop``.
 headless (``/mcp`` and resident status) and may listen beyond loopback with a bearer token file
 and exact Host/Origin allowlists. Flags override the ``gateway`` block of the config file.
 
-The lifecycle (lock, pid file, gateway, detach, stop) is ``gno_adapters.bootstrap.resident``;
-this module parses flags and prints.
+The lifecycle (lock, pid file, gateway, detach, stop) is ``gno_adapters.resident``; this
+module parses flags, hands it the facade factory (``open_gno``) and prints.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
+    from gno_core.facade import Gno
 
 START_TIMEOUT = 60.0
 COMMANDS = {
@@ -72,8 +73,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_resident(ctx: Context) -> int:
-    from gno_adapters.bootstrap import resident
     from gno_adapters.bootstrap.paths import resolve_paths
+    from gno_adapters.resident import gateway, lifecycle
 
     a = ctx.args
     paths = resolve_paths(a.index, a.config)
@@ -82,7 +83,7 @@ def run_resident(ctx: Context) -> int:
         return _status(ctx, pid_file)
     if a.stop:
         return _stop(ctx, a.resident_cmd, pid_file)
-    settings = resident.gateway_settings(
+    settings = gateway.gateway_settings(
         a.resident_cmd,
         paths,
         host=a.host,
@@ -96,13 +97,13 @@ def run_resident(ctx: Context) -> int:
     if a.detach:
         log_file = _absolute(a.log_file) or paths.data_dir / f"{a.resident_cmd}.log"
         argv = _child_argv(ctx, pid_file, log_file)
-        record = resident.detach(argv, settings.mode, pid_file, log_file, START_TIMEOUT)
+        record = lifecycle.detach(argv, settings.mode, pid_file, log_file, START_TIMEOUT)
         if ctx.json:
-            emit_json(resident.process_status(pid_file, record, probe=False))
+            emit_json(lifecycle.process_status(pid_file, record, probe=False))
         else:
             emit(
                 f"gno {settings.mode} is running in the background: pid {record.pid}, "
-                f"{resident.url(settings.bind_host, record.port)}/mcp (log: {log_file})"
+                f"{lifecycle.url(settings.bind_host, record.port)}/mcp (log: {log_file})"
             )
         return 0
 
@@ -121,12 +122,18 @@ def run_resident(ctx: Context) -> int:
             flush=True,
         )
 
-    return resident.run_foreground(
+    index, config_path = a.index, a.config
+
+    def open_facade() -> Gno:
+        from gno_adapters.bootstrap.local import open_gno
+
+        return open_gno(index, config_path)
+
+    return gateway.run_foreground(
         settings,
         paths,
         pid_file,
-        index=a.index,
-        config_path=a.config,
+        open_facade=open_facade,
         log_file=_absolute(a.log_file),
         announce=announce,
         watch=a.watch,
@@ -166,10 +173,10 @@ def _child_argv(ctx: Context, pid_file: Path, log_file: Path) -> list[str]:
 
 
 def _status(ctx: Context, pid_file: Path) -> int:
-    from gno_adapters.bootstrap import resident
+    from gno_adapters.resident import lifecycle
 
-    live = resident.live_record(pid_file)
-    status = resident.process_status(pid_file, live, probe=True)
+    live = lifecycle.live_record(pid_file)
+    status = lifecycle.process_status(pid_file, live, probe=True)
     if ctx.json:
         emit_json(status)
     elif live is None:
@@ -193,11 +200,11 @@ def _status(ctx: Context, pid_file: Path) -> int:
 
 
 def _stop(ctx: Context, cmd: str, pid_file: Path) -> int:
-    from gno_adapters.bootstrap import resident
+    from gno_adapters.resident import lifecycle
 
-    record = resident.stop(cmd, pid_file)
+    record = lifecycle.stop(cmd, pid_file)
     if ctx.json:
-        emit_json(resident.process_status(pid_file, None, probe=False))
+        emit_json(lifecycle.process_status(pid_file, None, probe=False))
     elif record is None:
         emit(f"gno {cmd} is not running (no live pid file at {pid_file})")
     else:

@@ -499,7 +499,7 @@ def test_a_failed_write_is_a_typed_error_and_leaves_nothing(
 
 
 def test_a_file_changed_after_the_plan_is_not_overwritten(world: dict[str, Path]) -> None:
-    from gno_adapters.bootstrap.clients import this_entry
+    from gno_adapters.client_setup import this_entry
     from gno_adapters.clients.configfile import locate
     from gno_adapters.clients.installer import apply, plan_install
     from gno_adapters.clients.targets import TARGETS
@@ -522,7 +522,7 @@ def test_a_save_while_the_backup_is_written_is_not_overwritten(
     """An editor that saves after gno compared the file, while the backup and the new text are
     being written (two fsyncs), keeps its bytes: the file is checked again just before the
     rename."""
-    from gno_adapters.bootstrap.clients import this_entry
+    from gno_adapters.client_setup import this_entry
     from gno_adapters.clients import configfile
     from gno_adapters.clients.configfile import locate
     from gno_adapters.clients.installer import apply, plan_install

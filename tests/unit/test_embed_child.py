@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from gno_adapters.bootstrap import embed_child
-from gno_adapters.bootstrap.embed_child import ChildEmbedder, EmbedChild, fork_wanted
+from gno_adapters import embed_child
 from gno_adapters.bootstrap.model_wiring import LazyOnnxEmbedder
+from gno_adapters.embed_child import ChildEmbedder, EmbedChild, fork_wanted
 from gno_adapters.inmemory.embedder import HashEmbedder
 from gno_adapters.model_files import ModelStore
 from gno_core.errors import ModelUnavailableError

@@ -48,7 +48,17 @@ VIOLATIONS = {
         "import gno_adapters.bootstrap",
         "gno_adapters.rest._violation_bootstrap -> gno_adapters.bootstrap",
     ),
-    "The CLI reaches adapters only through bootstrap and the stdio entry point": (
+    "Bootstrap only wires adapter sets: no transport, no process it is run by": (
+        "gno_adapters/bootstrap/_violation_process.py",
+        "import gno_adapters.resident.gateway",
+        "gno_adapters.bootstrap._violation_process -> gno_adapters.resident.gateway",
+    ),
+    "The resident server, the embedding child and client setup import no bootstrap": (
+        "gno_adapters/resident/_violation_bootstrap.py",
+        "import gno_adapters.bootstrap.local",
+        "gno_adapters.resident._violation_bootstrap -> gno_adapters.bootstrap.local",
+    ),
+    "The CLI reaches adapters only through bootstrap, the process packages and the stdio entry point": (
         "gno_cli/_violation_storage.py",
         "import gno_adapters.sqlite",
         "gno_cli._violation_storage -> gno_adapters.sqlite",

@@ -1,5 +1,6 @@
 """``gno mcp install|uninstall|status``: the entry that runs this installation, and the change
-it makes to each client's config (the editing itself is ``gno_adapters.clients``)."""
+it makes to each client's config (the editing itself is ``gno_adapters.clients``, the index's
+locations ``gno_adapters.config``: this module joins the two, above both)."""
 
 from __future__ import annotations
 

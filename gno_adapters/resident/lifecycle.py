@@ -1,96 +1,36 @@
 """The resident process lifecycle (``gno serve`` / ``gno daemon``): one owner per data directory,
-the pid file, the foreground gateway, detach, status, stop; and the pid-file ``ResidentProbe``.
+detach, status, stop (the pid file is ``pidfile``, the foreground gateway ``gateway``).
 
 * Ownership is an exclusive ``flock`` on ``<data>/resident.lock``, held for the life of the
   server: a second ``gno serve`` / ``gno daemon`` on the same data directory is refused.
-* The pid file (``<data>/serve.pid`` unless ``--pid-file``) is JSON ``{pid, port, cmd, version,
-  started_at, host, log_file, ...}``, written once the listener is warm and removed on exit;
-  ``gno peek`` reads it (never over HTTP).
+* The pid file (``<data>/serve.pid`` unless ``--pid-file``, see ``pidfile``) names the owner
+  once its listener is warm; ``--status`` and ``--stop`` read it.
 * ``--detach`` starts the same command in a new session with its output in a log file and
   returns once the child's pid file names it. ``--stop`` sends SIGTERM, polls every 100 ms for
   up to 10 s, then SIGKILL and 2 s more.
-
-The pid file has one parser (``read_pid_file``): the lifecycle and ``PidFileResidentProbe``
-(which tells ``peek`` and ``status`` where the resident server listens) both read it.
 """
 
 from __future__ import annotations
 
-import json
-import logging
 import os
 import signal
 import sys
 import time
-from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from gno_adapters.clock import SystemClock
-from gno_core.errors import ConflictError, GnoError, RuntimeFailure, ValidationError
+from gno_adapters.resident.pidfile import PidRecord, read_pid_file
+from gno_core.errors import ConflictError, RuntimeFailure, ValidationError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from gno_adapters.config import GnoPaths
-    from gno_adapters.http.gateway import Gateway
-    from gno_adapters.http.settings import GatewaySettings, Mode
     from gno_core.contracts import ProcessStatus
 
 LOCK_NAME = "resident.lock"
 STOP_TERM_SECONDS = 10.0
 STOP_KILL_SECONDS = 2.0
 POLL_SECONDS = 0.1
-
-
-@dataclass(frozen=True, slots=True)
-class PidRecord:
-    """What the pid file says about a resident server (no secrets: paths and ports only)."""
-
-    pid: int
-    port: int
-    cmd: str
-    version: str
-    started_at: str
-    host: str = "127.0.0.1"
-    log_file: str | None = None
-    #: Where and how ``--status`` asks the server for its resident status.
-    status_url: str | None = None
-    status_host: str | None = None
-    token_file: str | None = None
-
-    @classmethod
-    def parse(cls, data: Any) -> PidRecord | None:
-        if not isinstance(data, dict):
-            return None
-        try:
-            fields = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
-            record = cls(**fields)
-            return record if isinstance(record.pid, int) and isinstance(record.port, int) else None
-        except TypeError:
-            return None
-
-
-def read_pid_file(path: Path) -> PidRecord | None:
-    try:
-        return PidRecord.parse(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
-        return None
-
-
-def write_pid_file(path: Path, record: PidRecord) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(asdict(record), indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def remove_pid_file(path: Path, pid: int) -> None:
-    """Remove ``path`` if it still names ``pid`` (never another server's file)."""
-    record = read_pid_file(path)
-    if record is not None and record.pid == pid:
-        path.unlink(missing_ok=True)
 
 
 def is_alive(pid: int) -> bool:
@@ -277,134 +217,6 @@ def log_size(path: str | None) -> int | None:
         return os.stat(path).st_size
     except OSError:
         return None
-
-
-class PidFileResidentProbe:
-    """``ResidentProbe`` over the pid file: where a live resident server listens, if any."""
-
-    def __init__(self, pid_file: Path) -> None:
-        self._pid_file = pid_file
-
-    def serve_url(self) -> str | None:
-        record = read_pid_file(self._pid_file)
-        if record is None:
-            return None
-        try:
-            os.kill(record.pid, 0)
-        except ProcessLookupError:
-            return None
-        except PermissionError:
-            pass  # alive, owned by someone else
-        return f"http://localhost:{record.port}"
-
-
-# -- the lifecycle as the CLI drives it ---------------------------------------------------------
-
-
-def gateway_settings(cmd: Mode, paths: GnoPaths, **flags: Any) -> GatewaySettings:
-    """The gateway settings of ``cmd``: the config file's ``gateway`` block under the flags."""
-    from gno_adapters.config import YamlConfigRepository
-    from gno_adapters.http.settings import resolve_settings
-    from gno_core.config import GatewayConfig
-
-    repo = YamlConfigRepository(paths.config_file)
-    config = repo.load().gateway if repo.exists() else GatewayConfig()
-    return resolve_settings(cmd, config, **flags)
-
-
-def run_foreground(
-    settings: GatewaySettings,
-    paths: GnoPaths,
-    pid_file: Path,
-    *,
-    index: str | None,
-    config_path: str | None,
-    log_file: Path | None,
-    announce: Callable[[str], None],
-    watch: bool = False,
-) -> int:
-    """Own the data directory, serve the gateway over ``open_gno`` until a signal, and keep
-    the pid file while warm; ``announce`` gets the listening URL once it is written. With
-    ``watch``, a thread keeps the index live (``Gno.watch``) for as long as the gateway runs."""
-    from gno_adapters.bootstrap.local import open_gno
-    from gno_adapters.http.runner import run_gateway
-
-    lock = ResidentLock(paths.data_dir, pid_file, settings.mode)
-    lock.acquire()
-
-    def factory() -> Any:
-        return open_gno(index, config_path)
-
-    def ready(gateway: Gateway) -> None:
-        write_pid_file(pid_file, pid_record(gateway, log_file))
-        announce(url(gateway.settings.bind_host, gateway.port))
-
-    watcher = _Watcher(index, config_path) if watch else None
-    try:
-        return run_gateway(settings, factory, ready=ready)
-    except OSError as exc:
-        raise RuntimeFailure(
-            f"Cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}"
-        ) from exc
-    finally:
-        if watcher is not None:
-            watcher.stop()
-        remove_pid_file(pid_file, os.getpid())
-        lock.release()
-
-
-class _Watcher:
-    """The live-indexing thread of a resident server: its own facade (its own connection), the
-    same write lease as every other writer, stopped with the gateway."""
-
-    def __init__(self, index: str | None, config_path: str | None) -> None:
-        import threading
-
-        self._stop = threading.Event()
-        self._thread = threading.Thread(
-            target=self._run, args=(index, config_path), name="gno-live-index", daemon=True
-        )
-        self._thread.start()
-
-    def _run(self, index: str | None, config_path: str | None) -> None:
-        from gno_adapters.bootstrap.local import open_gno
-
-        log = logging.getLogger("gno.watch")
-        try:
-            with open_gno(index, config_path) as gno:
-                gno.watch(stop=self._stop.is_set, on_event=lambda e: log.info("%s", e.summary()))
-        except GnoError as exc:
-            log.error("live indexing stopped: %s", exc.message)
-        except Exception:  # never a silent end of the live index: say why in the server's log
-            log.exception("live indexing stopped")
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=30)
-
-
-def pid_record(gateway: Gateway, log_file: Path | None) -> PidRecord:
-    """What this process writes to its pid file once ``gateway`` listens."""
-    from gno_core import __version__
-
-    s = gateway.settings
-    probe = s.bind_host
-    if s.wildcard:
-        probe = "::1" if s.host.strip() in ("::", "[::]") else "127.0.0.1"
-    base = url(probe, gateway.port)
-    status_host = base.removeprefix("http://") if s.loopback or not s.allowed_hosts else None
-    return PidRecord(
-        pid=os.getpid(),
-        port=gateway.port,
-        cmd=s.mode,
-        version=__version__,
-        started_at=now_iso(),
-        host=s.host,
-        log_file=str(log_file) if log_file else None,
-        status_url=base + "/api/resident/status",
-        status_host=status_host or s.allowed_hosts[0],
-        token_file=str(s.token_file) if s.token_file else None,
-    )
 
 
 def detach(argv: list[str], cmd: str, pid_file: Path, log_file: Path, timeout: float) -> PidRecord:
