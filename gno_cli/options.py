@@ -113,6 +113,8 @@ def _add_field(target: Any, spec: FieldSpec) -> None:
         options["type"] = int if spec.kind == "int" else float
     elif spec.kind == "choice":
         options["choices"] = list(spec.choices)
+    if name == "collection" and spec.kind == "str":
+        options["action"] = OneCollection
     target.add_argument(*(cli.flags or (long,)), **options)
 
 
@@ -130,6 +132,27 @@ def given_values(args: argparse.Namespace, names: Iterable[str]) -> dict[str, An
     """The fields of ``names`` the command line gave (an option left unset is ``None``)."""
     values = {name: getattr(args, name, None) for name in names}
     return {name: value for name, value in values.items() if value is not None}
+
+
+class OneCollection(argparse.Action):
+    """``-c/--collection`` on a command that takes one collection: a second, different name is
+    refused (argparse keeps the last one given, which dropped the first without a word)."""
+
+    def __call__(
+        self,
+        parser: Parser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        before = getattr(namespace, self.dest, None)
+        if before is not None and before != values:
+            command = parser.prog.removeprefix("gno ")
+            parser.error(
+                f"{command} takes one collection, and {option_string} named {before!r} and "
+                f"{values!r} (gno update, embed, index, context and ask take several)"
+            )
+        setattr(namespace, self.dest, values)
 
 
 def add_collections(parser: Parser, verb: str) -> None:

@@ -7,6 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from gno_cli.options import OneCollection
 from gno_cli.output import emit, emit_json
 from gno_core.errors import PathNotFoundError, ValidationError
 from gno_core.writes.presets import PRESETS, SOURCE_KINDS
@@ -27,7 +28,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     given = p.add_mutually_exclusive_group()
     given.add_argument("--stdin", action="store_true", help="read the note from standard input")
     given.add_argument("--file", help="read the note from this UTF-8 file")
-    p.add_argument("-c", "--collection", help="target collection (default: the only one)")
+    p.add_argument(
+        "-c",
+        "--collection",
+        action=OneCollection,
+        help="target collection (default: the only one)",
+    )
     p.add_argument("--title", help="title (and file name) of the note")
     p.add_argument("--path", help="relative path inside the collection")
     p.add_argument("--folder", help="folder inside the collection (default inbox/YYYY-MM-DD)")

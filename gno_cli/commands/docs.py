@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from gno_cli.options import add_request_options, defer
+from gno_cli.options import OneCollection, add_request_options, defer
 from gno_cli.output import emit, emit_json, number_lines
 
 if TYPE_CHECKING:
@@ -30,7 +30,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         nargs="?",
         help="collection, collection/prefix or gno://collection/prefix (with -c: a prefix in it)",
     )
-    ls.add_argument("-c", "--collection", metavar="NAME", help="only this collection")
+    ls.add_argument(
+        "-c", "--collection", action=OneCollection, metavar="NAME", help="only this collection"
+    )
     ls.add_argument("--limit", type=int)
     ls.set_defaults(handler=run_ls)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from gno_cli.options import OneCollection
 from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sub.add_parser("peek", help="cheap model-free snapshot").set_defaults(handler=run_peek)
     t = sub.add_parser("tags", help="list tags with document counts")
     t.add_argument("action", nargs="?", choices=["list"], default="list")
-    t.add_argument("-c", "--collection")
+    t.add_argument("-c", "--collection", action=OneCollection, help="only this collection")
     t.add_argument("--prefix", help="only tags starting with this (e.g. work/)")
     t.add_argument(
         "--sort",

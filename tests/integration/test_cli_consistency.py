@@ -148,3 +148,32 @@ def test_collection_flag_on_every_command_that_takes_collections(cli: Cli, tmp_p
     assert cli("ls", "-c", "nope").code == 1
     capsule = cli.ok("context", "sun", "-c", "other", "--budget", "2000", "--json").json()
     assert capsule["scope"]["collections"] == ["other"]
+
+
+def test_collection_is_repeatable_only_where_several_are_taken(cli: Cli, tmp_path: Path) -> None:
+    """``-c`` names several collections on the commands that take several (update, embed,
+    index, context, ask); search, query, ls, graph, tags and capture take one, and a second
+    ``-c`` there was silently dropped (the last won): it is refused, naming it."""
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "c.md").write_text("# C\n\nTomatoes again.\n", encoding="utf-8")
+    cli.ok("collection", "add", str(other), "--name", "other")
+    cli.ok("update", "-c", "notes", "-c", "other")
+    scope = cli.ok(
+        "context", "tomatoes", "--budget", "3000", "-c", "notes", "-c", "other", "--json"
+    ).json()["scope"]
+    assert scope["collections"] == ["notes", "other"]
+    for argv in (
+        ("search", "tomatoes"),
+        ("vsearch", "tomatoes"),
+        ("query", "tomatoes"),
+        ("ls",),
+        ("tags",),
+        ("graph",),
+        ("backlinks", "notes/b.md"),
+        ("capture", "text"),
+    ):
+        run = cli(*argv, "-c", "notes", "-c", "other")
+        assert run.code == 1, argv
+        assert "one collection" in run.err and "'other'" in run.err, (argv, run.err)
+    assert "notes/b.md" in cli.ok("search", "tomatoes", "-c", "notes", "-c", "notes").out
