@@ -150,7 +150,7 @@ class OneCollection(argparse.Action):
             command = parser.prog.removeprefix("gno ")
             parser.error(
                 f"{command} takes one collection, and {option_string} named {before!r} and "
-                f"{values!r} (gno update, embed, index, context and ask take several)"
+                f"{values!r} (gno update, embed, index, context and watch take several)"
             )
         setattr(namespace, self.dest, values)
 

@@ -152,7 +152,7 @@ def test_collection_flag_on_every_command_that_takes_collections(cli: Cli, tmp_p
 
 def test_collection_is_repeatable_only_where_several_are_taken(cli: Cli, tmp_path: Path) -> None:
     """``-c`` names several collections on the commands that take several (update, embed,
-    index, context, ask); search, query, ls, graph, tags and capture take one, and a second
+    index, context, watch); search, query, ask, ls, graph, tags and capture take one, and a second
     ``-c`` there was silently dropped (the last won): it is refused, naming it."""
     other = tmp_path / "other"
     other.mkdir()
@@ -167,6 +167,7 @@ def test_collection_is_repeatable_only_where_several_are_taken(cli: Cli, tmp_pat
         ("search", "tomatoes"),
         ("vsearch", "tomatoes"),
         ("query", "tomatoes"),
+        ("ask", "tomatoes?"),
         ("ls",),
         ("tags",),
         ("graph",),
