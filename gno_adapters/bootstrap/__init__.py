@@ -3,6 +3,7 @@
 - ``open_gno(index)``: the local adapter set (files, SQLite, ONNX models) for one named index;
 - ``build(in_memory(notes))``: the same facade over fakes, for tests;
 - ``build(adapters)``: any other ``Adapters`` set;
+- ``lazy``: the port wrappers both sets share, each importing its adapter on first use;
 - ``model_wiring``: which embedder and reranker a facade gets, from the model file cache;
 - ``paths``: where an index's files live.
 

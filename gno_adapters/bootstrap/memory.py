@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gno_adapters.bootstrap.adapters import Adapters
-from gno_adapters.bootstrap.local import LazyTokenCounter
+from gno_adapters.bootstrap.lazy import LazyTokenCounter
 from gno_adapters.converters.registry import InProcessConverters
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
 from gno_adapters.generation.extractive import ExtractiveGenerator

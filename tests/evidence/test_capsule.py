@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gno_adapters.bootstrap.local import LazyTokenCounter
+from gno_adapters.bootstrap.lazy import LazyTokenCounter
 from gno_core.contracts.evidence_requests import ContextRequest
 from gno_core.evidence.canonical import canonical_bytes
 from gno_core.evidence.capsule import ContextError, capsule_id

@@ -40,3 +40,22 @@ def test_the_in_memory_facade_syncs_searches_reads_and_embeds() -> None:
     build(adapters).sync()
     with build(adapters) as again:
         assert again.status().total_documents == 3
+
+
+def test_the_in_memory_set_loads_no_local_adapter() -> None:
+    """The set of fakes shares the lazy wrappers with the local set, not the local set itself:
+    building it imports neither SQLite nor the local wiring."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from gno_adapters.bootstrap import build, in_memory\n"
+        "build(in_memory({'a.md': '# A'})).close()\n"
+        "print(sorted(m for m in sys.modules if m == 'apsw' or m.startswith("
+        "('gno_adapters.sqlite', 'gno_adapters.bootstrap.local'))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "[]"
