@@ -57,6 +57,9 @@ class CollectionSyncResult(WireModel):
     failed: int = Field(ge=0)
     failures: list[SyncFailure]
     duration_ms: float = Field(ge=0)
+    #: The distinct mirrors of unchanged files chunked again because the chunking policy
+    #: changed (those files are counted in ``updated`` too); absent when none were.
+    rechunked_mirrors: int | None = Field(default=None, ge=1)
 
 
 class RecoveredEdit(WireModel):
@@ -78,6 +81,8 @@ class SyncResult(WireModel):
     total_removed: int = Field(ge=0)
     total_failed: int = Field(ge=0)
     duration_ms: float = Field(ge=0)
+    #: The collections' ``rechunkedMirrors`` added up; absent when none were.
+    rechunked_mirrors: int | None = Field(default=None, ge=1)
     #: Files a refactor's crash recovery (run first, under the same lease) kept as the user
     #: saved them; absent when there were none.
     recovered_edits: list[RecoveredEdit] | None = None

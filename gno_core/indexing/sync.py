@@ -129,6 +129,7 @@ class Syncer:
             total_removed=sum(r.removed for r in results),
             total_failed=sum(r.failed for r in results),
             duration_ms=_ms(self.clock.now_ns() - started),
+            rechunked_mirrors=sum(r.rechunked_mirrors or 0 for r in results) or None,
         )
 
 
@@ -172,6 +173,9 @@ class _CollectionSync:
         self.batch = PendingBatch(self.ledger, collection.name, ingest.batch_size)
         self.added = self.updated = self.unchanged = self.removed = 0
         self.reactivated = self.failed = 0
+        #: the mirrors of files chunked again only because the chunking policy changed (their
+        #: text unchanged), by mirror hash: two files with the same text share one
+        self.rechunked: set[str] = set()
         self.failures: list[SyncFailure] = []
 
     def run(
@@ -297,6 +301,8 @@ class _CollectionSync:
             self.reactivated += 1
         else:
             self.updated += 1
+            if state.source_hash == source_hash and self._policy_changed(state):
+                self.rechunked.add(doc.mirror_hash)
         self.batch.add_upsert(doc)
 
     def _current(self, source: SourceFile, state: SourceState) -> bool:
@@ -304,7 +310,7 @@ class _CollectionSync:
         ``INGEST_VERSION``, same extractor (``force`` says no)."""
         if self.force or state.ingest_version != INGEST_VERSION:
             return False
-        if (state.chunking or LEGACY_CHUNKING_KEY) != self.chunking.policy_key():
+        if self._policy_changed(state):
             return False  # the chunking policy changed since: chunk it again
         if not state.converter_id:
             return True  # a store that does not say which extractor made it
@@ -313,6 +319,9 @@ class _CollectionSync:
         if extractor is None:
             extractor = self.extractors[ext] = extractor_for(ext, self.converter)
         return extractor == (state.converter_id, state.converter_version)
+
+    def _policy_changed(self, state: SourceState) -> bool:
+        return (state.chunking or LEGACY_CHUNKING_KEY) != self.chunking.policy_key()
 
     def _converter_arrived(self, source: SourceFile, state: SourceState) -> bool:
         """A file that failed for want of a converter is retried once one is installed."""
@@ -359,4 +368,5 @@ class _CollectionSync:
             failed=self.failed,
             failures=self.failures,
             duration_ms=_ms(self.clock.now_ns() - started),
+            rechunked_mirrors=len(self.rechunked) or None,
         )

@@ -74,3 +74,22 @@ def test_unrecorded_layouts_are_legacy_default_and_a_mix_has_no_applied_policy()
     ledger.apply_batch(SyncBatch("notes", upserts=(newer,)))
     with build(adapters) as gno:
         assert chunking_of(gno) == expected(DEFAULT, None, "mixed", 1, 1)
+
+
+def test_sync_reports_the_mirrors_a_policy_change_chunked_again() -> None:
+    """The spec's sync results carry ``rechunkedMirrors`` when a policy change updates cached
+    layouts: the files chunked again only for the policy, not those whose text changed."""
+    adapters = in_memory(NOTES)
+    with build(adapters) as gno:
+        first = gno.sync().wire()
+        assert "rechunkedMirrors" not in first
+        assert "rechunkedMirrors" not in first["collections"][0]
+    configure(adapters, ChunkingConfig(max_tokens=50, overlap_percent=10))
+    adapters.tree.write("/notes/a.md", "# A\n\nalpha changed\n")  # type: ignore[attr-defined]
+    with build(adapters) as gno:
+        result = gno.sync().wire()
+        assert_valid("sync-result", result)
+        assert result["totalUpdated"] == 3
+        assert result["rechunkedMirrors"] == 2  # b.md and long.md; a.md's text changed
+        assert result["collections"][0]["rechunkedMirrors"] == 2
+        assert "rechunkedMirrors" not in gno.sync().wire()
