@@ -125,12 +125,17 @@ class GenerationConfig(_Model):
     """The chat endpoint ``gno ask`` drafts answers with. Unset: the built-in extractive
     generator, which needs no model. ``endpoint`` is an OpenAI-compatible base URL such as
     ``http://127.0.0.1:8080/v1``; the API key, when one is needed, is read from the environment
-    variable named by ``api_key_env``, never from this file."""
+    variable named by ``api_key_env``, never from this file.
+
+    ``verifier`` chooses Ask's semantic claim verifier: ``auto`` (the endpoint when one is
+    configured, else the local NLI model when it is pulled, else none), ``endpoint``, ``nli``
+    or ``none``. Without one, Ask abstains."""
 
     endpoint: str | None = None
     model: str = "default"
     api_key_env: str | None = None
     timeout_seconds: float = Field(default=60.0, gt=0, le=600)
+    verifier: Literal["auto", "endpoint", "nli", "none"] = "auto"
 
 
 class GnoConfig(_Model):

@@ -43,10 +43,14 @@ class Health:
         handle: IndexHandle,
         resident: ResidentProbe,
         fingerprint: Callable[[], str | None],
+        *,
+        answer: Callable[[], bool] = lambda: False,
     ) -> None:
         self.handle = handle
         self._resident = resident
         self._fingerprint = fingerprint
+        # Ask can answer only with a generator and a semantic verifier: without one it abstains.
+        self._answer = answer
 
     def status(self) -> Status:
         config = self.handle.load_config()
@@ -96,7 +100,7 @@ class Health:
             last_updated=index.stats.last_indexed_at(),
             healthy=bool(config.collections) and not any(c.overlaps for c in collections),
             capabilities=StatusCapabilities(
-                bm25=True, vector=embedded > 0, hybrid=embedded > 0, answer=False
+                bm25=True, vector=embedded > 0, hybrid=embedded > 0, answer=self._answer()
             ),
             # No content-type ranking rules exist in gno: the neutral projection.
             content_type_boost=ContentTypeBoost(),

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from gno_core.facade import Gno
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from gno_core import ports
     from gno_core.index_handle import IndexOpener
     from gno_core.ports.changes import ChangeFeed
@@ -47,6 +49,10 @@ class Adapters:
     models: ports.SemanticModels | None = None
     token_counter: ports.TokenCounter | None = None
     generator: ports.Generator | None = None
+    verifier: ports.ClaimVerifier | None = None
+    #: Chooses the verifier on first use instead of ``verifier`` (the local set: from the
+    #: config and the pulled models); None from it means no verifier.
+    choose_verifier: Callable[[], ports.ClaimVerifier | None] | None = None
     converter: DocumentConverter | None = None
     changes: ChangeFeed | None = None
     refactor_commit: RefactorCommit | None = None
@@ -68,6 +74,7 @@ def build(adapters: Adapters) -> Gno:
         models=adapters.models or ChosenModels(adapters.embedder, adapters.reranker),
         token_counter=adapters.token_counter,
         generator=adapters.generator,
+        verifier=adapters.choose_verifier or (lambda: adapters.verifier),
         converter=adapters.converter,
         changes=adapters.changes,
         refactor_commit=adapters.refactor_commit,

@@ -226,23 +226,9 @@ class LazyGenerator:
 
 
 def choose_generator(config: ConfigRepository, env: Mapping[str, str]) -> Generator:
-    from gno_core.config import GenerationConfig
+    from gno_adapters.bootstrap.ask_models import choose_generator
 
-    settings = config.load().generation if config.exists() else GenerationConfig()
-    endpoint = env.get("GNO_ASK_ENDPOINT") or settings.endpoint
-    if not endpoint:
-        from gno_adapters.generation.extractive import ExtractiveGenerator
-
-        return ExtractiveGenerator()
-    from gno_adapters.generation.openai_chat import OpenAiChatGenerator
-
-    key_env = env.get("GNO_ASK_API_KEY_ENV") or settings.api_key_env
-    return OpenAiChatGenerator(
-        endpoint,
-        env.get("GNO_ASK_MODEL") or settings.model,
-        api_key=env.get(key_env) if key_env else None,
-        timeout_seconds=settings.timeout_seconds,
-    )
+    return choose_generator(config, env)
 
 
 class LazyRefactorCommit:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from gno_adapters.embed_child import EmbedChild
     from gno_core.facade import Gno
+    from gno_core.ports import ClaimVerifier
 
 
 def open_gno(
@@ -76,8 +77,17 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None, child: EmbedChild | N
         open_index=open_other,
         token_counter=LazyTokenCounter(),
         generator=LazyGenerator(config, os.environ if env is None else env),
+        choose_verifier=lambda: _verifier(config, env, paths),
         converter=LazyConverter(),
         changes=LazyChangeFeed(),
         refactor_commit=LazyRefactorCommit(os.path.join(paths.data_dir, "refactor-journal")),
     )
     return build(adapters)
+
+
+def _verifier(
+    config: YamlConfigRepository, env: Mapping[str, str] | None, paths: GnoPaths
+) -> ClaimVerifier | None:
+    from gno_adapters.bootstrap.ask_models import choose_verifier
+
+    return choose_verifier(config, os.environ if env is None else env, paths.models_dir)

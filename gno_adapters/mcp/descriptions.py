@@ -33,9 +33,11 @@ FULL_DESCRIPTIONS: dict[str, str] = {
     "gno_ask": (
         "Answer one question from a closed Context Capsule and verify it: the draft's claims "
         "must cite [evidence:<id>] passages of the capsule, the capsule's freshness is "
-        "checked, and each claim is supported, contradicted, insufficient or uncertain. Any "
-        "unsupported claim withholds the draft and the answer abstains. verify must be true. "
-        "Support is a closed-capsule classification, not a factual guarantee."
+        "checked, and a semantic verifier rules on each claim that quotes its passages: "
+        "supported, contradicted, insufficient or uncertain. Without a semantic verifier "
+        "nothing is supported and Ask abstains with the best evidence spans and a reason. Any "
+        "unsupported claim withholds the draft. verify must be true. Support is a "
+        "closed-capsule classification, not a factual guarantee."
     ),
     "gno_query_diagnose": (
         "Targeted retrieval diagnostics for one named document (target: URI, #docid or "

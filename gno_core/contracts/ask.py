@@ -1,5 +1,6 @@
-"""The Ask contract ``ask@1.0``: an answer whose every claim quotes cited capsule evidence, or an
-abstention, with the verification of each claim (``gno_core.evidence.ask``)."""
+"""The Ask contract ``ask@1.0``: an answer whose every claim a semantic verifier found supported
+by the capsule evidence it cites, or an abstention, with the verification of each claim
+(``gno_core.evidence.ask``)."""
 
 from __future__ import annotations
 
@@ -32,12 +33,27 @@ class ClaimCitation(WireModel):
     end_line: int | None = None
 
 
+class ClaimVerdict(WireModel):
+    """What the semantic verifier said about one claim (``not_checked``: it was not asked:
+    no verifier, a failed one, or the claim did not quote its passages)."""
+
+    verdict: Literal["supported", "contradicted", "not_supported", "unknown", "not_checked"]
+    reason: str
+    confidence: float | None = Field(default=None, ge=0, le=1)
+
+
 class Claim(WireModel):
     index: int = Field(ge=1)
     text: str
     status: Literal["supported", "contradicted", "insufficient", "uncertain"]
     citations: list[ClaimCitation]
+    #: Set only from a semantic verifier's ``supported`` verdict.
     support_evidence_ids: list[str]
+    conflict_evidence_ids: list[str] = Field(default_factory=list)
+    #: The precondition for verification: the claim's text is quoted from these passages.
+    quoted: bool = False
+    quoted_evidence_ids: list[str] = Field(default_factory=list)
+    verdict: ClaimVerdict | None = None
 
 
 class ClaimCoverage(WireModel):
@@ -53,7 +69,11 @@ class ClaimVerification(WireModel):
 
 
 class SemanticVerifier(WireModel):
-    state: Literal["used", "unavailable", "failed"]
+    """The semantic verifier's part: ``used`` (it ruled on the quoted claims),
+    ``not_attempted`` (no claim met the precondition), ``unavailable`` (none configured:
+    nothing can be supported) or ``failed`` (it raised: nothing is supported)."""
+
+    state: Literal["used", "not_attempted", "unavailable", "failed"]
     verifier: str
     reason: str
 
@@ -84,9 +104,24 @@ class AskSource(WireModel):
     end_line: int = Field(ge=1)
 
 
+class EvidenceSpan(WireModel):
+    evidence_id: str = Hex64
+    uri: str
+    start_line: int = Field(ge=1)
+    end_line: int = Field(ge=1)
+
+
 class Abstention(WireModel):
-    reason: Literal["no_evidence", "no_claims", "unsupported_claims"]
+    reason: Literal[
+        "no_evidence",
+        "no_claims",
+        "semantic_verifier_unavailable",
+        "semantic_verification_failed",
+        "unsupported_claims",
+    ]
     message: str
+    #: The best evidence spans to read instead: the quoted ones, then the capsule's first.
+    evidence: list[EvidenceSpan] = Field(default_factory=list)
 
 
 class AskMeta(WireModel):
@@ -99,8 +134,8 @@ class AskMeta(WireModel):
 
 
 class AskResult(WireModel):
-    """``ask@1.0``: an answer whose every claim quotes cited capsule evidence, or an
-    abstention with the draft withheld."""
+    """``ask@1.0``: an answer whose every claim a semantic verifier supported from cited
+    capsule evidence, or an abstention with the draft withheld."""
 
     query: str
     mode: Literal["hybrid", "bm25_only"]

@@ -1,4 +1,5 @@
-"""Verified Ask: an answer whose every claim cites capsule evidence, or an explicit abstention.
+"""Verified Ask: an answer whose every claim a semantic verifier found supported by the capsule
+evidence it cites, or an explicit abstention.
 
 1. Compile a closed Context Capsule for the question (default 12,000 tokens, 5 documents).
 2. Draft an answer with the generator port; claims cite ``[evidence:<id>]`` (``[n]`` is read as
@@ -7,11 +8,14 @@
 4. Split the draft into claims at ``. ! ? ;`` and line breaks (at most ``MAX_CLAIMS``).
 5. Check each citation: malformed, outside the capsule, freshness unavailable, evidence stale
    or missing, or an orphan (a citation with no claim text) is rejected. A claim with no valid
-   citation is ``insufficient``. A cited claim is ``supported`` when its text is quoted from a
-   cited passage (whitespace and case folded); otherwise ``uncertain``: no semantic verifier
-   runs, and nothing is inferred from missing evidence (``contradicted`` never comes from it).
-6. Every substantive claim supported: ``answered``. Anything else: ``abstained``, with the
-   fixed abstention sentence and the draft withheld.
+   citation is ``insufficient``; a validly cited claim starts ``uncertain``.
+6. Precondition: a cited claim goes to the semantic verifier only when its text is quoted from
+   a validly cited passage (whitespace and case folded). The quote is never support by itself.
+7. The semantic verifier (``ClaimVerifier`` port; ``gno_core.evidence.semantic``) rules on those
+   claims: ``supported`` and ``contradicted`` verdicts set the claim's status; ``not_supported``
+   and ``unknown`` leave it ``uncertain``. No verifier, or a failed one, produces no support.
+8. Every substantive claim supported: ``answered``. Anything else: ``abstained``, with the
+   fixed abstention sentence, a reason, the best evidence spans, and the draft withheld.
 
 Support is a closed-capsule classification, not a factual guarantee.
 """
@@ -27,10 +31,11 @@ if TYPE_CHECKING:
     from gno_core.contracts.ask import AskResult
     from gno_core.contracts.evidence_requests import AskRequest, ContextRequest
     from gno_core.evidence.capsule import CapsuleCompiler
-    from gno_core.ports import EvidencePassage, Generator
+    from gno_core.ports import Cancelled, ClaimVerifier, EvidencePassage, Generator
 
 MAX_CLAIMS = 256
 MAX_CITATIONS = 256
+MAX_BEST_SPANS = 3
 ABSTENTION = (
     "I cannot answer this from the indexed notes with verified citations; see the evidence "
     "and gaps instead."
@@ -65,8 +70,15 @@ def _claim_text(claim: str) -> str:
     return " ".join(bare.split()).rstrip(" .!?;:,")
 
 
-def ask(compiler: CapsuleCompiler, generator: Generator, request: AskRequest) -> AskResult:
+def ask(
+    compiler: CapsuleCompiler,
+    generator: Generator,
+    request: AskRequest,
+    verifier: ClaimVerifier | None = None,
+    cancelled: Cancelled | None = None,
+) -> AskResult:
     from gno_core.contracts.ask import AskResult
+    from gno_core.evidence.semantic import verify_claims
     from gno_core.evidence.verify import verify
     from gno_core.ports import EvidencePassage, GenerationRequest
 
@@ -93,6 +105,8 @@ def ask(compiler: CapsuleCompiler, generator: Generator, request: AskRequest) ->
     except GnoError:
         freshness = None
     claims = _check_claims(draft, evidence, freshness)
+    by_passage = {p.evidence_id: p for p in passages}
+    semantic = verify_claims(verifier, request.query, claims, by_passage, cancelled)
     substantive = [c for c in claims if c["substantive"]]
     supported = [c for c in substantive if c["status"] == "supported"]
     answered = bool(substantive) and len(supported) == len(substantive)
@@ -125,12 +139,7 @@ def ask(compiler: CapsuleCompiler, generator: Generator, request: AskRequest) ->
                     "complete": answered,
                 },
             },
-            "semantic": {
-                "state": "unavailable",
-                "verifier": "exact_quote",
-                "reason": "no semantic verifier is configured; a claim is supported only when "
-                "it quotes a cited passage",
-            },
+            "semantic": semantic,
         },
         "meta": {
             "answerGenerated": bool(draft.strip()),
@@ -163,18 +172,42 @@ def ask(compiler: CapsuleCompiler, generator: Generator, request: AskRequest) ->
         out["citations"] = list(cited.values())
     else:
         out["abstention"] = {
-            "reason": _abstain_reason(evidence, draft, substantive),
+            "reason": _abstain_reason(evidence, draft, substantive, semantic["state"]),
             "message": ABSTENTION,
+            "evidence": _best_spans(claims, evidence),
         }
     return AskResult.model_validate(out)
 
 
-def _abstain_reason(evidence: list[Any], draft: str, substantive: list[dict[str, Any]]) -> str:
+def _abstain_reason(
+    evidence: list[Any], draft: str, substantive: list[dict[str, Any]], semantic: str
+) -> str:
     if not evidence:
         return "no_evidence"
     if not draft.strip() or not substantive:
         return "no_claims"
+    if semantic == "unavailable":
+        return "semantic_verifier_unavailable"
+    if semantic == "failed":
+        return "semantic_verification_failed"
     return "unsupported_claims"
+
+
+def _best_spans(claims: list[dict[str, Any]], evidence: list[dict[str, Any]]) -> list[Any]:
+    """The evidence an abstaining reader should look at first: the passages the draft quoted
+    (claim order), then the capsule's in selection order; at most ``MAX_BEST_SPANS``."""
+    by_id = {e["evidenceId"]: e for e in evidence}
+    quoted = [eid for c in claims for eid in c["quotedEvidenceIds"]]
+    order = list(dict.fromkeys([*quoted, *(e["evidenceId"] for e in evidence)]))
+    return [
+        {
+            "evidenceId": eid,
+            "uri": by_id[eid]["uri"],
+            "startLine": by_id[eid]["startLine"],
+            "endLine": by_id[eid]["endLine"],
+        }
+        for eid in order[:MAX_BEST_SPANS]
+    ]
 
 
 def user_prompt(question: str, passages: tuple[EvidencePassage, ...]) -> str:
@@ -214,22 +247,18 @@ def _check_claims(
                 eid = evidence[n - 1]["evidenceId"] if 1 <= n <= len(evidence) else m.group(0)
             citations.append(_citation(eid or "", by_id, status_of, freshness, substantive))
         valid = [c["evidenceId"] for c in citations if c["valid"]]
-        support = [eid for eid in valid if _fold(text) in _fold(by_id[eid]["text"])]
-        if not substantive:
-            status = "insufficient"
-        elif support:
-            status = "supported"
-        elif valid:
-            status = "uncertain"
-        else:
-            status = "insufficient"
+        # The precondition for semantic verification, never support by itself.
+        quoted = [eid for eid in valid if _fold(text) in _fold(by_id[eid]["text"])]
+        status = "uncertain" if substantive and valid else "insufficient"
         claims.append(
             {
                 "index": index,
                 "text": text,
                 "status": status,
                 "citations": citations,
-                "supportEvidenceIds": sorted(set(support)),
+                "supportEvidenceIds": [],
+                "quoted": bool(quoted),
+                "quotedEvidenceIds": sorted(set(quoted)),
                 "substantive": substantive,
             }
         )

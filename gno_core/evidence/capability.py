@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     )
     from gno_core.documents import Documents
     from gno_core.index_handle import IndexHandle
-    from gno_core.ports import Generator, SemanticModels, TokenCounter
+    from gno_core.ports import ClaimVerifier, Generator, SemanticModels, TokenCounter
     from gno_core.retrieval.modes import Retrieval
 
 
@@ -37,6 +37,7 @@ class Evidence:
         models: SemanticModels,
         counter: TokenCounter | None,
         generator: Generator | None = None,
+        verifier: Callable[[], ClaimVerifier | None] = lambda: None,
     ) -> None:
         self.handle = handle
         self._retrieval = retrieval
@@ -44,6 +45,7 @@ class Evidence:
         self._models = models
         self._counter = counter
         self._generator = generator
+        self._verifier = verifier
 
     @cached_property
     def compiler(self) -> CapsuleCompiler:
@@ -75,4 +77,4 @@ class Evidence:
 
         if self._generator is None:
             raise ModelUnavailableError("No answer generator is configured for this index")
-        return ask(self.compiler, self._generator, request)
+        return ask(self.compiler, self._generator, request, self._verifier())

@@ -129,44 +129,71 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+_ASK_MARKER = re.compile(r"\[evidence:([0-9a-f]{64})\]")
+
+
 def render_ask(result: dict[str, Any], note: str | None = None) -> str:
-    """Status, coverage, semantic state, per-claim verdicts with spans and ids, gaps, sources,
-    then ``note`` (what search by meaning could not see) when given."""
+    """Status, coverage, semantic state, per-claim verdicts with spans, gaps, sources, then
+    ``note`` (what search by meaning could not see) when given. Evidence is labelled ``E1``,
+    ``E2``... in source order; the full ids are in the structured result only."""
     verification = result["verification"]
     claims = verification["claims"]
     coverage = claims["coverage"]
+    semantic = verification["semantic"]
+    labels = {src["evidenceId"]: f"E{n}" for n, src in enumerate(result["results"], 1)}
+
+    def label(eid: str) -> str:
+        return labels.get(eid) or f"{eid[:12]}..."
+
+    def marker(m: re.Match[str]) -> str:
+        eid = m.group(1)
+        return f"[{labels[eid]}]" if eid in labels else m.group(0)
+
     lines = [
         f"Answer status: {result['answerStatus']} "
         f"({coverage['supported']}/{coverage['substantive']} claims supported; "
-        f"semantic verifier {verification['semantic']['state']})"
+        f"semantic verifier {semantic['state']}: {semantic['verifier']})"
     ]
     if result["answerStatus"] == "answered":
-        lines += ["", result["answer"]]
+        lines += ["", _ASK_MARKER.sub(marker, result["answer"])]
     else:
-        lines += [
-            "",
-            result["abstention"]["message"],
-            f"(reason: {result['abstention']['reason']})",
-        ]
-    lines.append("")
-    lines.append("Claims:")
+        abstention = result["abstention"]
+        lines += ["", abstention["message"], f"(reason: {abstention['reason']})"]
+        if semantic["state"] in ("unavailable", "failed"):
+            lines.append(f"Semantic verifier: {semantic['reason']}")
+        best = abstention.get("evidence") or []
+        if best:
+            lines.append("Best evidence:")
+            lines += [
+                f"  [{label(b['evidenceId'])}] {b['uri']}:{b['startLine']}-{b['endLine']}"
+                for b in best
+            ]
+    lines += ["", "Claims:"]
     for claim in claims["claims"]:
         spans = ", ".join(
-            f"{c['uri']}:{c['startLine']}-{c['endLine']} [evidence:{c['evidenceId']}]"
+            f"{label(c['evidenceId'])} {c['uri']}:{c['startLine']}-{c['endLine']}"
             if c.get("uri")
-            else f"[{c['evidenceId']}] {c.get('reason', '')}"
+            else f"{label(c['evidenceId'])} {c.get('reason', '')}"
             for c in claim["citations"]
         )
         shown = claim["text"] if result["answerStatus"] == "answered" else "(withheld)"
-        lines.append(f"  {claim['index']}. {claim['status']}: {shown} <- {spans or 'no citation'}")
+        verdict = claim.get("verdict")
+        said = f" [verifier: {verdict['verdict']}]" if verdict else ""
+        lines.append(
+            f"  {claim['index']}. {claim['status']}{said}: {shown} <- {spans or 'no citation'}"
+        )
     gaps = verification["capsule"]["coverage"]["gaps"]
     if gaps:
         lines.append("Gaps: " + ", ".join(f"{g['facet']} ({g['code']})" for g in gaps))
     lines.append("Sources:")
     for src in result["results"]:
+        title = f" {_one_line(src['title'])}" if src.get("title") else ""
         lines.append(
-            f"  {src['uri']}:{src['startLine']}-{src['endLine']} [evidence:{src['evidenceId']}]"
+            f"  [{labels[src['evidenceId']]}] {src['uri']}:{src['startLine']}-{src['endLine']}"
+            f"{title}"
         )
+    if result["results"]:
+        lines.append("(E<n> labels results[n-1]; full evidence ids are in the structured result)")
     if note:
         lines.append(note)
     return "\n".join(lines)

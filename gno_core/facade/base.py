@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     # The capabilities and the contracts they answer with are imported on first use: a new
     # ``gno search`` process builds the search contracts only, not the sync, embedding, status
     # or document ones (see docs/reference/benchmarks.md, cold start).
+    from collections.abc import Callable
+
     from gno_core.config import GnoConfig
     from gno_core.documents import Documents
     from gno_core.evidence.capability import Evidence
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     from gno_core.links.reads import Links
     from gno_core.memory.capability import Memory
     from gno_core.ports import (
+        ClaimVerifier,
         Clock,
         ConfigRepository,
         Embedder,
@@ -67,6 +70,7 @@ class FacadeBase:
         open_index: IndexOpener | None = None,
         token_counter: TokenCounter | None = None,
         generator: Generator | None = None,
+        verifier: Callable[[], ClaimVerifier | None] | None = None,
         converter: DocumentConverter | None = None,
         changes: ChangeFeed | None = None,
         refactor_commit: RefactorCommit | None = None,
@@ -84,12 +88,19 @@ class FacadeBase:
         self._resident = resident
         self._notes = notes
         # Evidence budgets count with ``token_counter`` (None: the conservative byte count);
-        # Ask drafts with ``generator`` (None: the built-in extractive one).
+        # Ask drafts with ``generator`` and supports claims only by ``verifier``'s verdicts
+        # (chosen on first use; None: Ask abstains, and status says it cannot answer).
         self._token_counter = token_counter
         self._generator = generator
+        self._choose_verifier = verifier
         self._converter = converter
         self._changes = changes
         self._refactor_commit = refactor_commit
+
+    @cached_property
+    def verifier(self) -> ClaimVerifier | None:
+        """Ask's semantic claim verifier, chosen on first use (None: there is none)."""
+        return None if self._choose_verifier is None else self._choose_verifier()
 
     @cached_property
     def documents(self) -> Documents:
@@ -114,6 +125,7 @@ class FacadeBase:
             self._models,
             self._token_counter,
             self._generator,
+            lambda: self.verifier,
         )
 
     @cached_property
@@ -191,7 +203,12 @@ class FacadeBase:
     def health(self) -> Health:
         from gno_core.health import Health
 
-        return Health(self.handle, self._resident, lambda: self.fingerprint)
+        return Health(
+            self.handle,
+            self._resident,
+            lambda: self.fingerprint,
+            answer=lambda: self._generator is not None and self.verifier is not None,
+        )
 
     def close(self) -> None:
         self.handle.close()

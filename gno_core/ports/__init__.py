@@ -31,6 +31,12 @@ if TYPE_CHECKING:
     from gno_core.ports.semantic import SemanticModels
     from gno_core.ports.stats import IndexStats
     from gno_core.ports.vectors import VectorIndex
+    from gno_core.ports.verifier import (
+        ClaimToVerify,
+        ClaimVerdict,
+        ClaimVerifier,
+        VerificationRequest,
+    )
 
 #: public name -> the module that defines it
 _WHERE: dict[str, str] = {
@@ -58,6 +64,10 @@ _WHERE: dict[str, str] = {
     "SemanticModels": "gno_core.ports.semantic",
     "IndexStats": "gno_core.ports.stats",
     "VectorIndex": "gno_core.ports.vectors",
+    "ClaimToVerify": "gno_core.ports.verifier",
+    "ClaimVerdict": "gno_core.ports.verifier",
+    "ClaimVerifier": "gno_core.ports.verifier",
+    "VerificationRequest": "gno_core.ports.verifier",
 }
 
 
@@ -72,6 +82,9 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Cancelled",
+    "ClaimToVerify",
+    "ClaimVerdict",
+    "ClaimVerifier",
     "Clock",
     "ConfigRepository",
     "DocumentStore",
@@ -94,5 +107,6 @@ __all__ = [
     "SyncLedger",
     "TokenCounter",
     "VectorIndex",
+    "VerificationRequest",
     "WriteLease",
 ]
