@@ -6,7 +6,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
-from gno_adapters.inmemory.links import LinkState
+from gno_adapters.inmemory.link_state import LinkState
 from gno_core.domain import (
     Chunk,
     DocumentMeta,

@@ -14,7 +14,7 @@ from gno_adapters.sqlite import lexical
 from gno_adapters.sqlite.carry import carry_vectors
 from gno_adapters.sqlite.connection import write_transaction
 from gno_adapters.sqlite.errors import translate_errors
-from gno_adapters.sqlite.links import (
+from gno_adapters.sqlite.link_writes import (
     mark_keys_pending,
     mark_links_of_pending,
     mark_names_pending,

@@ -48,9 +48,9 @@ from gno_core.links.names import (
     label_first_target,
     strip_markdown_extension,
 )
-from gno_core.ports.links import LinkStore, NamedDoc
+from gno_core.ports.links import LinkStore, NamedDoc, NameRow, PendingRow, Resolution
 
-__all__ = ["RESOLVE_BATCH", "resolve_link", "resolve_pending"]
+__all__ = ["RESOLVE_BATCH", "resolve_batch", "resolve_link", "resolve_pending"]
 
 _HIERARCHY = re.compile(r"[\w-]+(?:\.[\w-]+)+")
 #: Pending links resolved per store round trip.
@@ -211,41 +211,37 @@ def _stem(rel_path: str) -> str:
 def resolve_pending(store: LinkStore) -> int:
     """Resolve every pending link of the store (new links, and links whose candidate targets
     appeared, changed or went since); returns how many were resolved. Reads no document text:
-    only the links' own fields and the names of candidate documents, as plain rows (a first
-    sync resolves every link of the vault)."""
-    # The store settles the plain ``[[Name]]`` links it can in bulk (most of a vault's).
-    done = store.resolve_plain_names()
-    while True:
-        pending = store.pending_rows(RESOLVE_BATCH)
-        if not pending:
-            return done
-        by_collection: dict[str, set[str]] = defaultdict(set)
-        for row in pending:
-            by_collection[row.target_collection or row.collection].update(row.keys)
-        # Per scope and key, the documents carrying it under each kind: ``{(kind, key): docs}``,
-        # built once per batch; a link's rules see its own keys only (as ``resolve_link``).
-        names: dict[str, dict[str, dict[tuple[str, str], list[NamedDoc]]]] = {}
-        for collection, wanted in by_collection.items():
-            per_key: dict[str, dict[tuple[str, str], list[NamedDoc]]] = {}
-            for kind, key, doc in store.name_rows(collection, sorted(wanted)):
-                per_key.setdefault(key, {}).setdefault((kind, key), []).append(doc)
-            names[collection] = per_key
-        results: list[tuple[int, tuple[tuple[int, str, str], ...]]] = []
-        for link_id, coll, rel_path, link_type, target_ref, alias, target_coll, keys in pending:
-            per_key = names[target_coll or coll]
-            found = [k for key in keys if (k := per_key.get(key)) is not None]
-            targets: tuple[tuple[int, str, str], ...] = ()
-            # No document carries one of its names: nothing to try (every rule looks one up).
-            if found:
-                by_name = (
-                    found[0] if len(found) == 1 else {n: d for k in found for n, d in k.items()}
+    the store hands ``resolve_batch`` the links' own fields and the names of candidate
+    documents, as plain rows (a first sync resolves every link of the vault)."""
+    return store.resolve_pending(resolve_batch, RESOLVE_BATCH)
+
+
+def resolve_batch(pending: Sequence[PendingRow], names: Iterable[NameRow]) -> list[Resolution]:
+    """The rules over a batch, set-based: what each of the ``pending`` links resolves to among
+    ``names``, the rows of the documents carrying its keys in its scope (each link sees its
+    own keys only, as ``resolve_link``; rows of other keys or scopes are not looked at)."""
+    # Per scope and key, the documents carrying it under each kind: ``{(kind, key): docs}``,
+    # built once per batch.
+    by_scope: dict[str, dict[str, dict[tuple[str, str], list[NamedDoc]]]] = {}
+    for kind, key, doc in names:
+        per_key = by_scope.get(doc.collection)
+        if per_key is None:
+            per_key = by_scope[doc.collection] = {}
+        per_key.setdefault(key, {}).setdefault((kind, key), []).append(doc)
+    nothing: dict[str, dict[tuple[str, str], list[NamedDoc]]] = {}
+    results: list[Resolution] = []
+    for link_id, coll, rel_path, link_type, target_ref, alias, target_coll, keys in pending:
+        per_key = by_scope.get(target_coll or coll, nothing)
+        found = [k for key in keys if (k := per_key.get(key)) is not None]
+        targets: tuple[tuple[int, str, str], ...] = ()
+        # No document carries one of its names: nothing to try (every rule looks one up).
+        if found:
+            by_name = found[0] if len(found) == 1 else {n: d for k in found for n, d in k.items()}
+            targets = tuple(
+                (doc.doc_id, confidence, method)
+                for doc, confidence, method in _resolve(
+                    link_type, target_ref, alias, target_coll, rel_path, by_name
                 )
-                targets = tuple(
-                    (doc.doc_id, confidence, method)
-                    for doc, confidence, method in _resolve(
-                        link_type, target_ref, alias, target_coll, rel_path, by_name
-                    )
-                )
-            results.append((link_id, targets))
-        store.record_targets(results)
-        done += len(results)
+            )
+        results.append((link_id, targets))
+    return results

@@ -4,12 +4,14 @@ the resolution state sync maintains.
 Links are written by the ``SyncLedger`` in the same batch as their document (so a document and
 its links are never out of step), each new link ``pending``. The ledger also marks pending every
 link carrying a name (``ExtractedLink.keys``) of a document that appears, changes its names or
-goes; ``gno_core.links.resolve`` then resolves what is pending through this port. Reads only
-ever see active documents at both ends."""
+goes; ``gno_core.links.resolve`` then resolves what is pending through this port
+(``resolve_pending``: the store hands batches of pending rows and the name rows they hit to
+the shared pure rules and records their answer). Reads only ever see active documents at both
+ends."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple, Protocol
 
 from gno_core.domain import (
@@ -47,6 +49,11 @@ class PendingRow(NamedTuple):
     target_collection: str | None
     keys: tuple[str, ...]
 
+    @property
+    def scope(self) -> str:
+        """The collection the link resolves in: the one it names, else its own."""
+        return self.target_collection or self.collection
+
 
 class NamedDoc(NamedTuple):
     """An active document carrying a name, with the store's handle for it (``doc_id``)."""
@@ -54,6 +61,14 @@ class NamedDoc(NamedTuple):
     doc_id: int
     collection: str
     rel_path: str
+
+
+#: A name a document carries, as resolution reads it: ``(kind, key, document)``.
+NameRow = tuple[str, str, NamedDoc]
+#: What a pending link resolves to: ``(link_id, ((doc_id, confidence, method), ...))``.
+Resolution = tuple[int, tuple[tuple[int, str, str], ...]]
+#: The rules over one batch: pending rows and the name rows they hit in, a resolution per row.
+BatchResolver = Callable[[Sequence[PendingRow], Sequence[NameRow]], list[Resolution]]
 
 
 class LinkStore(Protocol):
@@ -140,27 +155,16 @@ class LinkStore(Protocol):
         """The names among ``keys`` carried by active documents of ``collection``."""
         ...
 
-    def resolve_plain_names(self) -> int:
-        """Resolve, inside the store, the pending links ``[[Name]]`` that rules 1-2 of
-        ``gno_core.links.resolve`` settle from the target as written (a wiki link without
-        alias or collection whose only lookup key is its target in lower case, and a document
-        at that path or with that file name in the same case), with the results those rules
-        give, and the pending links whose collection path it can spell (``[[folder/Name]]``,
-        ``[[folder/Name|label]]`` with a plain label, Markdown links relative to their note)
-        that rule 1 settles (a document at that path), with the result the rules give; returns
-        how many. The rest stay pending. A store may settle none (the fake)."""
-        ...
-
-    def pending_rows(self, limit: int) -> list[PendingRow]:
-        """The links ``pending`` returns, in the same order, as plain rows."""
-        ...
-
-    def name_rows(self, collection: str, keys: Sequence[str]) -> list[tuple[str, str, NamedDoc]]:
-        """The names ``candidates`` returns, as ``(kind, key, document)`` rows."""
-        ...
-
-    def record_targets(self, results: Sequence[tuple[int, Sequence[tuple[int, str, str]]]]) -> None:
-        """Store what each pending link (by ``link_id``) resolves to: its ``(doc_id,
-        confidence, method)`` targets, the ``doc_id`` of ``name_rows`` (nothing: unresolved),
-        and clear its pending mark, in one transaction."""
+    def resolve_pending(self, resolve: BatchResolver, batch: int) -> int:
+        """Resolve every pending link; returns how many were resolved. The store reads its
+        pending links of active documents up to ``batch`` at a time, in link order, as
+        ``PendingRow``s, with the name rows their keys hit: each ``(kind, key, NamedDoc)`` of
+        an active document of a link's ``scope`` carrying one of that link's ``keys``. It
+        hands both to ``resolve`` (the rules, pure and shared: ``gno_core.links.resolve``),
+        and stores what that returns for each link in one transaction: its ``(doc_id,
+        confidence, method)`` targets replace the old ones (none: unresolved; several:
+        ambiguous; else resolved) and its pending mark is cleared. A store may settle some
+        pending links itself first, in bulk, provided each gets exactly what ``resolve``
+        would give it (the SQLite store settles most ``[[Name]]`` and path links in SQL; the
+        contract suite holds the two equal)."""
         ...

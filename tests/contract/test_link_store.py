@@ -1,15 +1,18 @@
 """Contract suite of the ``LinkStore`` port (and the link writes of ``SyncLedger``), run against
 every adapter (memory, apsw). Documents carry links and names as ingest makes them; the
-resolution step is the core's ``resolve_pending``."""
+resolution step is the core's ``resolve_pending`` (the store's ``resolve_pending`` over the
+shared rules, ``resolve_batch``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from gno_core.domain import EXPLICIT, INFERRED, DocRef, IndexedDocument, SourceState, SyncBatch
 from gno_core.links.extract import extract_links
 from gno_core.links.names import document_names
-from gno_core.links.resolve import resolve_pending
+from gno_core.links.resolve import RESOLVE_BATCH, resolve_batch, resolve_link, resolve_pending
+from gno_core.ports.links import BatchResolver, NameRow, PendingRow, Resolution
 from tests.contract.store_support import Store, make_doc, put
 
 
@@ -325,17 +328,35 @@ def test_mentions_are_the_incoming_links_flat(store: Store) -> None:
     assert store.links.mentions("notes", "missing.md") == []
 
 
-def test_pending_rows_and_name_rows_are_the_pending_links_and_candidates_flat(
+Handed = list[tuple[list[PendingRow], list[NameRow]]]
+
+
+def _spy(handed: Handed, answer: BatchResolver = resolve_batch) -> BatchResolver:
+    """A resolver recording each batch the store hands it, answering with ``answer``."""
+
+    def resolve(rows: Sequence[PendingRow], names: Sequence[NameRow]) -> list[Resolution]:
+        handed.append((list(rows), list(names)))
+        return answer(rows, names)
+
+    return resolve
+
+
+def test_resolve_pending_hands_the_rules_the_pending_rows_and_the_names_they_hit(
     store: Store,
 ) -> None:
+    # None of these is settled by a store's bulk step: other case, a title, a collection.
     put(
         store,
-        note("a.md", "[[b|label]] [x](sub/c.md) [[other:b]]\n"),
+        note("a.md", "[[Bee]] [x](sub/c.md) [[other:b]] [[B|label]]\n"),
         note("b.md", "b", title="Bee"),
         note("b.md", "b", collection="other"),
+        note("c.md", "named by sub/c.md's file name, not its target"),
+        note("d.md", "not named"),
     )
     pending = store.links.pending(10)
-    rows = store.links.pending_rows(10)
+    handed: Handed = []
+    assert store.links.resolve_pending(_spy(handed), 10) == 4
+    ((rows, names),) = handed
     assert [r.link_id for r in rows] == [p.link_id for p in pending]
     assert [
         (r.collection, r.rel_path, r.link_type, r.target_ref, r.alias, r.target_collection, r.keys)
@@ -352,31 +373,74 @@ def test_pending_rows_and_name_rows_are_the_pending_links_and_candidates_flat(
         )
         for p in pending
     ]
-    assert rows[0].alias == "label" and rows[2].target_collection == "other"
-    assert store.links.pending_rows(1) == rows[:1]
-    names = store.links.name_rows("notes", ["b", "bee", "zzz"])
-    hits = store.links.candidates("notes", ["b", "bee", "zzz"])
-    assert sorted((k, key, d.collection, d.rel_path) for k, key, d in names) == sorted(
-        (h.kind, h.key, h.document.collection, h.document.rel_path) for h in hits
-    )
+    assert [r.scope for r in rows] == ["notes", "notes", "other", "notes"]
+    assert rows[3].alias == "label"
+    # The names of each scope carrying one of its links' keys, and no others.
+    wanted: dict[str, set[str]] = {}
+    for r in rows:
+        wanted.setdefault(r.scope, set()).update(r.keys)
+    hits = [
+        (h.kind, h.key, h.document.collection, h.document.rel_path)
+        for scope, keys in wanted.items()
+        for h in store.links.candidates(scope, sorted(keys))
+    ]
+    assert sorted((k, key, d.collection, d.rel_path) for k, key, d in names) == sorted(hits)
+    assert {(d.collection, d.rel_path) for _, _, d in names} == {
+        ("notes", "b.md"),
+        ("notes", "c.md"),
+        ("other", "b.md"),
+    }
     # One handle per document, different across collections.
-    assert len({d.doc_id for _, _, d in names}) == 1
-    (other,) = {d.doc_id for _, _, d in store.links.name_rows("other", ["b"])}
-    assert other != names[0][2].doc_id
+    handles = {(d.collection, d.rel_path): d.doc_id for _, _, d in names}
+    assert len({d.doc_id for _, _, d in names}) == len(handles) == 3
+    assert targets_of(store, "a.md") == [
+        ("b.md:inferred",),
+        ("unresolved",),
+        ("b.md:explicit",),
+        ("b.md:inferred",),
+    ]
+    assert store.links.pending(10) == []
+    assert store.links.resolve_pending(_spy(handed), 10) == 0 and len(handed) == 1
 
 
-def test_record_targets_stores_resolutions_by_handle(store: Store) -> None:
+def test_resolve_pending_goes_in_batches_of_the_size_given(store: Store) -> None:
     put(
         store,
-        note("a.md", "[[b]] [[x]] [[nowhere]]\n"),
+        note("a.md", "[[Bee]] [[B]]\n[[Sea]] [[zzz]] [[C]]\n"),
+        note("b.md", "b", title="Bee"),
+        note("c.md", "c", title="Sea"),
+    )
+    ids = [p.link_id for p in store.links.pending(10)]
+    handed: Handed = []
+    assert store.links.resolve_pending(_spy(handed), 2) == 5
+    assert [[r.link_id for r in rows] for rows, _ in handed] == [ids[:2], ids[2:4], ids[4:]]
+    # Each batch gets the names of its own links.
+    assert [sorted({d.rel_path for _, _, d in names}) for _, names in handed] == [
+        ["b.md"],
+        ["c.md"],
+        ["c.md"],
+    ]
+    assert targets_of(store, "a.md") == [
+        ("b.md:inferred",),
+        ("b.md:inferred",),
+        ("c.md:inferred",),
+        ("unresolved",),
+        ("c.md:inferred",),
+    ]
+
+
+def test_resolve_pending_records_what_the_rules_answer_by_handle(store: Store) -> None:
+    put(
+        store,
+        note("a.md", "[[B]] [[X]] [[nowhere]]\n"),
         note("b.md", "b"),
         note("x/x.md", "1"),
         note("y/x.md", "2"),
     )
-    rows = store.links.pending_rows(10)
-    ids = {d.rel_path: d.doc_id for _, _, d in store.links.name_rows("notes", ["b", "x"])}
-    store.links.record_targets(
-        [
+
+    def answer(rows: Sequence[PendingRow], names: Sequence[NameRow]) -> list[Resolution]:
+        ids = {d.rel_path: d.doc_id for _, _, d in names}
+        return [
             (rows[0].link_id, ((ids["b.md"], EXPLICIT, "path"),)),
             (
                 rows[1].link_id,
@@ -384,8 +448,10 @@ def test_record_targets_stores_resolutions_by_handle(store: Store) -> None:
             ),
             (rows[2].link_id, ()),
         ]
-    )
-    assert store.links.pending_rows(10) == []
+
+    handed: Handed = []
+    assert store.links.resolve_pending(_spy(handed, answer), 10) == 3
+    assert len(handed) == 1 and store.links.pending(10) == []
     assert [r.state for r in store.links.outgoing("notes", "a.md")] == [
         "resolved",
         "ambiguous",
@@ -397,6 +463,11 @@ def test_record_targets_stores_resolutions_by_handle(store: Store) -> None:
         ("unresolved",),
     ]
     assert [t.method for t in store.links.outgoing("notes", "a.md")[0].targets] == ["path"]
+    # Resolved again (the target went), the new answer replaces the old one.
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("b.md",)))
+    assert [p.link.target_ref for p in store.links.pending(10)] == ["B"]
+    resolve_pending(store.links)
+    assert targets_of(store, "a.md")[0] == ("unresolved",)
 
 
 def test_document_links_are_the_stored_links_with_their_version(store: Store) -> None:
@@ -484,30 +555,26 @@ Found = list[tuple[str, str, str]]
 
 
 def _bulk_then_rules(store: Store, rel_path: str, bulk: set[int]) -> dict[int, Found]:
-    """What the rules give each pending link of ``rel_path`` (by seq), checked against the
-    bulk step (``bulk``: the seqs the SQLite store settles in it; the fake settles none) and
-    against ``resolve_pending`` after it."""
-    from gno_core.links.resolve import resolve_link
-
+    """What the rules give each pending link of ``rel_path`` (by seq), checked against what
+    ``resolve_pending`` stores, and which links the store settled itself in bulk (``bulk``:
+    the seqs the SQLite store settles in SQL, never handed to the rules; the fake settles
+    none)."""
     expected: dict[int, Found] = {}
+    seqs: dict[int, int] = {}
     for p in store.links.pending(100):
         if p.source.rel_path != rel_path:
             continue
         hits = store.links.candidates(p.link.target_collection or "notes", p.link.keys)
+        seqs[p.link_id] = p.link.seq
         expected[p.link.seq] = [
             (t.document.rel_path, t.confidence, t.method)
             for t in resolve_link(p.link, p.source, hits)
         ]
-    settled = store.links.resolve_plain_names()
-    still = {p.link.seq for p in store.links.pending(100)}
-    assert settled == len(expected) - len(still)
-    if type(store.links).__name__ == "ApswLinks":  # the fake settles none in bulk
-        assert set(expected) - still == bulk
-    for record in store.links.outgoing("notes", rel_path):
-        if record.link.seq in expected and record.link.seq not in still:
-            got = [(t.document.rel_path, t.confidence, t.method) for t in record.targets]
-            assert got == expected[record.link.seq], record.link.target_ref
-    resolve_pending(store.links)
+    handed: Handed = []
+    assert store.links.resolve_pending(_spy(handed), RESOLVE_BATCH) == len(expected)
+    to_rules = {r.link_id for rows, _ in handed for r in rows}
+    settled = {seq for link_id, seq in seqs.items() if link_id not in to_rules}
+    assert settled == (bulk if type(store.links).__name__ == "ApswLinks" else set())
     assert {
         r.link.seq: [(t.document.rel_path, t.confidence, t.method) for t in r.targets]
         for r in store.links.outgoing("notes", rel_path)

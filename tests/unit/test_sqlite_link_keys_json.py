@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from gno_adapters.sqlite.links import _keys_json
+from gno_adapters.sqlite.link_writes import _keys_json
 
 
 def test_keys_json_is_what_json_dumps_writes() -> None:
