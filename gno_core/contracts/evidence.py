@@ -321,12 +321,15 @@ class DiagnoseTarget(WireModel):
     uri: str | None = None
     title: str | None = None
     content_type: str | None = None
+    categories: list[str] | None = None
     mirror_hash: str | None = None
     chunk_count: int | None = None
     filter_reasons: list[str]
 
 
 class DiagnoseChunk(WireModel):
+    #: The chunk's place among the document's chunks (0-based), when the lines fall in one.
+    seq: int | None = Field(default=None, ge=0)
     start_line: int = Field(ge=1)
     end_line: int = Field(ge=1)
 

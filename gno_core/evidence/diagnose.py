@@ -76,6 +76,8 @@ def diagnose(
         target["title"] = doc.meta.title
     if doc.meta.content_type:
         target["contentType"] = doc.meta.content_type
+    if doc.meta.categories:
+        target["categories"] = list(doc.meta.categories)
     out["target"] = target
     if not chunks or not same_index:
         target["status"] = "no_indexed_content" if not chunks else "inactive"
@@ -110,7 +112,11 @@ def diagnose(
     stages += [fusion, graph_stage(handle, doc, graph_keys, lines, stage), rerank]
     out["stages"] = stages
     if chunk is not None:
-        out["chunk"] = chunk
+        # The chunk the best passage starts in: its place among the document's chunks.
+        seq = next(
+            (c.seq for c in chunks if c.start_line <= chunk["startLine"] <= c.end_line), None
+        )
+        out["chunk"] = chunk if seq is None else {"seq": seq, **chunk}
     out["summary"] = _summary(uri, stages, request.limit)
     return QueryDiagnosis.model_validate(out)
 

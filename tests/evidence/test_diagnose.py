@@ -88,3 +88,19 @@ def test_cli_query_diagnose(cli: Cli, tmp_path: Path) -> None:
     out = cli.ok("query", "alpha", "--tags-all", "work", "--diagnose", "notes/a.md").out
     assert "filtered_out" in out
     assert "it lacks the required tag(s) work (it has home)" in out
+
+
+def test_target_carries_its_categories_and_the_chunk_its_seq() -> None:
+    """query-diagnose@1.x names the target's ``categories`` and the selected ``chunk``'s
+    ``seq`` (its place among the document's chunks), as the reference contract has them."""
+    made = evidence_adapters(
+        {
+            "guide.md": "---\ncategories: [Guide, howto]\n---\n# Guide\n\nFoam guide text.\n",
+            "other.md": "# Other\n\nNothing here.\n",
+        }
+    )
+    result = run(made, query="foam guide", target="notes/guide.md")
+    assert result["target"]["categories"] == ["Guide", "howto"]  # as search results give them
+    assert result["chunk"]["seq"] == 0
+    plain = run(made, query="nothing", target="notes/other.md")
+    assert "categories" not in plain["target"]
