@@ -26,6 +26,19 @@ MODERN = "2026-07-28"
 ACCEPT = "application/json, text/event-stream"
 
 
+CAPTURE = {"name": "gno_capture", "arguments": {"collection": "no-such-collection", "content": "x"}}
+
+
+def write_token(path: Path, value: str) -> Path:
+    """Replace the token file atomically, owner-only (what an operator's rotation does)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fresh = path.with_name(path.name + ".new")
+    fresh.write_text(value + "\n")
+    fresh.chmod(0o600)
+    os.replace(fresh, path)
+    return path
+
+
 def gno(
     env: dict[str, str], *argv: str, exe: str = "gno", timeout: float = 120, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
