@@ -219,16 +219,25 @@ def log_size(path: str | None) -> int | None:
         return None
 
 
-def detach(argv: list[str], cmd: str, pid_file: Path, log_file: Path, timeout: float) -> PidRecord:
-    """Start ``argv`` (the same command in the foreground) in the background and wait for its
-    pid file; ``CONFLICT`` if a live server already holds ``pid_file``."""
+def detach(
+    argv: list[str],
+    cmd: str,
+    pid_file: Path,
+    log_file: Path,
+    timeout: float,
+    *,
+    env: dict[str, str] | None = None,
+) -> PidRecord:
+    """Start ``argv`` (the same command in the foreground) in the background, in ``env`` (this
+    process's environment by default), and wait for its pid file; ``CONFLICT`` if a live server
+    already holds ``pid_file``."""
     existing = read_pid_file(pid_file)
     if existing is not None and is_alive(existing.pid):
         raise ConflictError(
             f"gno {existing.cmd} is already running (pid {existing.pid}, port {existing.port}); "
             f"stop it with `gno {existing.cmd} --stop`"
         )
-    pid = spawn_detached(argv, log_file)
+    pid = spawn_detached(argv, log_file, env)
     record = wait_for_start(pid, pid_file, timeout)
     if record is None:
         raise RuntimeFailure(

@@ -97,7 +97,9 @@ def run_resident(ctx: Context) -> int:
     if a.detach:
         log_file = _absolute(a.log_file) or paths.data_dir / f"{a.resident_cmd}.log"
         argv = _child_argv(ctx, pid_file, log_file)
-        record = lifecycle.detach(argv, settings.mode, pid_file, log_file, START_TIMEOUT)
+        record = lifecycle.detach(
+            argv, settings.mode, pid_file, log_file, START_TIMEOUT, env=_child_env()
+        )
         if ctx.json:
             emit_json(lifecycle.process_status(pid_file, record, probe=False))
         else:
@@ -141,9 +143,11 @@ def run_resident(ctx: Context) -> int:
 
 
 def _child_argv(ctx: Context, pid_file: Path, log_file: Path) -> list[str]:
-    """The same command without ``--detach``: every option made explicit and absolute."""
+    """The same command without ``--detach``: every option made explicit and absolute. ``-P``:
+    the child never imports from the folder it was started in (a ``gno_cli`` there, such as a
+    checkout of another version, would otherwise run instead of this one)."""
     a = ctx.args
-    argv = [sys.executable, "-m", "gno_cli.main"]
+    argv = [sys.executable, "-P", "-m", "gno_cli.main"]
     if a.index:
         argv += ["--index", a.index]
     if a.config:
@@ -170,6 +174,20 @@ def _child_argv(ctx: Context, pid_file: Path, log_file: Path) -> list[str]:
     for origin in a.mcp_allowed_origin or []:
         argv += ["--mcp-allowed-origin", origin]
     return argv
+
+
+def _child_env() -> dict[str, str]:
+    """The child's environment: this one, plus the folder this ``gno_cli`` came from when only
+    the start folder (``python -m gno_cli.main`` in a checkout) made it importable, so that the
+    child runs the same code as its parent."""
+    import gno_cli
+
+    env = dict(os.environ)
+    root = Path(gno_cli.__file__).resolve().parents[1]
+    first = Path(sys.path[0] or os.curdir).resolve() if sys.path else None
+    if first == root:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    return env
 
 
 def _status(ctx: Context, pid_file: Path) -> int:
