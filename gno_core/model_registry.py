@@ -21,6 +21,8 @@ class ModelRole(StrEnum):
     EMBED = "embed"
     RERANK = "rerank"
     GENERATE = "generate"
+    #: A natural-language-inference cross-encoder: Ask's local semantic claim verifier.
+    NLI = "nli"
 
 
 class ModelFormat(StrEnum):
@@ -33,7 +35,8 @@ class ModelFormat(StrEnum):
     BERT_ONNX_EXPORT = "bert-onnx-export"
     #: ``model.onnx`` (token embeddings out) + ``tokenizer.json``.
     ONNX_ENCODER = "onnx-encoder"
-    #: ``model.onnx`` (one logit per text pair) + ``tokenizer.json``.
+    #: ``model.onnx`` (one logit per text pair, or one per class: NLI's three) +
+    #: ``tokenizer.json`` (+ ``config.json`` naming the classes).
     ONNX_CROSS_ENCODER = "onnx-cross-encoder"
 
     @property
@@ -227,6 +230,34 @@ MS_MARCO_MINILM_L6 = ModelSpec(
 )
 
 
+NLI_DEBERTA_V3_XSMALL = ModelSpec(
+    role=ModelRole.NLI,
+    name="nli-deberta-v3-xsmall",
+    model_id="cross-encoder/nli-deberta-v3-xsmall",
+    format=ModelFormat.ONNX_CROSS_ENCODER,
+    license="Apache-2.0",
+    description="English NLI cross-encoder (contradiction/entailment/neutral): Ask's local "
+    "claim verifier; pulled (about 290 MB).",
+    source=f"{_HF}/cross-encoder/nli-deberta-v3-xsmall",
+    files=(
+        ModelFile(
+            "model.onnx",
+            url=f"{_HF}/cross-encoder/nli-deberta-v3-xsmall/resolve/main/onnx/model.onnx",
+        ),
+        ModelFile(
+            "tokenizer.json",
+            url=f"{_HF}/cross-encoder/nli-deberta-v3-xsmall/resolve/main/tokenizer.json",
+        ),
+        ModelFile(
+            "config.json",
+            url=f"{_HF}/cross-encoder/nli-deberta-v3-xsmall/resolve/main/config.json",
+        ),
+    ),
+    max_tokens=512,
+    default=True,
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ModelRegistry:
     """The known models, looked up by role and name. Pure data: safe to build in tests."""
@@ -283,4 +314,6 @@ def parse_role(value: str) -> ModelRole:
 
 
 #: The models gno knows out of the box.
-DEFAULT_REGISTRY = ModelRegistry((MINILM_L6, MULTILINGUAL_E5_SMALL, MS_MARCO_MINILM_L6))
+DEFAULT_REGISTRY = ModelRegistry(
+    (MINILM_L6, MULTILINGUAL_E5_SMALL, MS_MARCO_MINILM_L6, NLI_DEBERTA_V3_XSMALL)
+)

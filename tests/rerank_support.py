@@ -4,7 +4,8 @@ tokenizer.json), so the real ``OnnxReranker`` code path runs in tests without an
 The graph is a genuine (if small) BERT: word + position + token-type embeddings, masked
 multi-head self-attention, a GELU feed-forward block, the pooled ``[CLS]`` vector and a one-logit
 classifier, all in standard ONNX operators. Inputs ``input_ids``, ``attention_mask``,
-``token_type_ids`` (int64 [batch, seq]); output ``logits`` (float32 [batch, 1]).
+``token_type_ids`` (int64 [batch, seq]); output ``logits`` (float32 [batch, 1], or one per class
+for an NLI cross-encoder: ``write_nli``).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def write_tokenizer(path: Path) -> list[str]:
     return vocab
 
 
-def build_cross_encoder(vocab_size: int, seed: int = 7) -> bytes:
+def build_cross_encoder(vocab_size: int, seed: int = 7, labels: int = 1) -> bytes:
     rng = np.random.default_rng(seed)
     inits: list[TensorProto] = []
     nodes: list[onnx.NodeProto] = []
@@ -118,7 +119,7 @@ def build_cross_encoder(vocab_size: int, seed: int = 7) -> bytes:
     x = layer_norm(node("Add", [dense(gelu, "ffn_down", FFN, HIDDEN), x], "ffn_res"), "ffn_ln")
     cls = node("Gather", [x, const("cls_index", np.array(0, np.int64))], "cls", axis=1)
     pooled = node("Tanh", [dense(cls, "pool", HIDDEN, HIDDEN)], "pooled")
-    dense(pooled, "logits", HIDDEN, 1)
+    dense(pooled, "logits", HIDDEN, labels)
 
     graph = helper.make_graph(
         nodes,
@@ -127,7 +128,7 @@ def build_cross_encoder(vocab_size: int, seed: int = 7) -> bytes:
             helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "seq"])
             for n in ("input_ids", "attention_mask", "token_type_ids")
         ],
-        outputs=[helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 1])],
+        outputs=[helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", labels])],
         initializer=inits,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -142,4 +143,21 @@ def write_cross_encoder(directory: Path) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     vocab = write_tokenizer(directory / "tokenizer.json")
     (directory / "model.onnx").write_bytes(build_cross_encoder(len(vocab)))
+    return directory
+
+
+def write_nli(
+    directory: Path,
+    labels: tuple[str, ...] = ("contradiction", "entailment", "neutral"),
+    seed: int = 11,
+) -> Path:
+    """A model directory (``model.onnx`` + ``tokenizer.json`` + ``config.json`` naming the
+    classes) of a tiny random-weight NLI cross-encoder: one logit per class."""
+    import json
+
+    directory.mkdir(parents=True, exist_ok=True)
+    vocab = write_tokenizer(directory / "tokenizer.json")
+    (directory / "model.onnx").write_bytes(build_cross_encoder(len(vocab), seed, len(labels)))
+    config = {"id2label": {str(i): name for i, name in enumerate(labels)}}
+    (directory / "config.json").write_text(json.dumps(config), encoding="utf-8")
     return directory

@@ -5,17 +5,83 @@ and files are looked at here; nothing is contacted or loaded."""
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
+
+from gno_core.errors import GnoError, ValidationError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
+    from gno_adapters.onnx.nli import OnnxNliVerifier
     from gno_core.config import GenerationConfig
-    from gno_core.ports import ClaimVerifier, ConfigRepository, Generator
+    from gno_core.model_registry import ModelLocation
+    from gno_core.ports import (
+        ClaimVerdict,
+        ClaimVerifier,
+        ConfigRepository,
+        Generator,
+        VerificationRequest,
+    )
 
 #: ``GNO_ASK_VERIFIER`` overrides ``generation.verifier``.
 VERIFIER_ENV = "GNO_ASK_VERIFIER"
+#: ``GNO_NLI_MODEL``: a registry name or a model directory (default: the registry's NLI model
+#: once pulled); ``none`` turns it off. ``GNO_NLI_THRESHOLD``: the entailment probability a
+#: claim needs (default 0.6).
+NLI_ENV = "GNO_NLI_MODEL"
+NLI_THRESHOLD_ENV = "GNO_NLI_THRESHOLD"
+OFF = frozenset({"none", "off", "0", "false"})
+
+
+class LazyNliVerifier:
+    """A ``ClaimVerifier`` that knows its identity from the resolved model files and builds
+    the ``OnnxNliVerifier`` (onnxruntime, numpy) on the first ``verify``."""
+
+    def __init__(self, location: ModelLocation, threshold: float) -> None:
+        self._location = location
+        self._threshold = threshold
+        self._real: OnnxNliVerifier | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def verifier_id(self) -> str:
+        return f"nli:{self._location.model_id}@{self._threshold:g}"
+
+    def verify(self, request: VerificationRequest) -> list[ClaimVerdict]:
+        with self._lock:
+            if self._real is None:
+                from gno_adapters.onnx.nli import OnnxNliVerifier
+
+                self._real = OnnxNliVerifier(self._location, threshold=self._threshold)
+        return self._real.verify(request)
+
+
+def nli_verifier(models_dir: Path, env: Mapping[str, str]) -> LazyNliVerifier | None:
+    """The NLI verifier when its model is on disk (pulled, or a directory ``GNO_NLI_MODEL``
+    names), else None. Looks at files only."""
+    from gno_adapters.model_files.cache import ModelStore
+    from gno_core.model_registry import ModelRole
+
+    ref = env.get(NLI_ENV, "").strip() or None
+    if ref is not None and ref.lower() in OFF:
+        return None
+    raw = env.get(NLI_THRESHOLD_ENV, "").strip()
+    try:
+        threshold = float(raw) if raw else 0.6
+    except ValueError:
+        threshold = -1.0
+    if not 0.0 <= threshold <= 1.0:
+        raise ValidationError(
+            f"{NLI_THRESHOLD_ENV} must be a number in [0, 1], not {raw!r}",
+            details={"field": NLI_THRESHOLD_ENV},
+        )
+    try:
+        location = ModelStore(models_dir).resolve(ModelRole.NLI, ref)
+    except GnoError:
+        return None
+    return LazyNliVerifier(location, threshold)
 
 
 def generation_settings(config: ConfigRepository) -> GenerationConfig:
@@ -70,4 +136,6 @@ def choose_verifier(
         return OpenAiChatVerifier(
             endpoint, model, api_key=key, timeout_seconds=settings.timeout_seconds
         )
+    if choice in ("auto", "nli"):
+        return nli_verifier(models_dir, env)
     return None

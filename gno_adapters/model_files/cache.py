@@ -322,7 +322,7 @@ class ModelStore:
         if role is ModelRole.EMBED and safetensors.is_file() and config.is_file():
             fmt, weights = ModelFormat.BERT_SAFETENSORS, safetensors
         elif onnx is not None:
-            cross = role is ModelRole.RERANK
+            cross = role in (ModelRole.RERANK, ModelRole.NLI)
             fmt = ModelFormat.ONNX_CROSS_ENCODER if cross else ModelFormat.ONNX_ENCODER
             weights = onnx
         else:
@@ -337,7 +337,7 @@ class ModelStore:
                 details={"role": role.value, "path": str(directory), "reason": "bad_layout"},
             )
         key = hashlib.sha256(str(directory).encode("utf-8")).hexdigest()[:16]
-        default_tokens = 512 if role is ModelRole.RERANK else 256
+        default_tokens = 512 if role in (ModelRole.RERANK, ModelRole.NLI) else 256
         return ModelLocation(
             role=role,
             name=f"local-{key}",

@@ -79,24 +79,7 @@ class OnnxReranker(OnnxModel):
         return scores
 
     def _run(self, session: onnxruntime.InferenceSession, batch: list[Encoding]) -> list[float]:
-        width = max(len(e.ids) for e in batch)
-        ids = np.zeros((len(batch), width), dtype=np.int64)
-        types = np.zeros_like(ids)
-        mask = np.zeros_like(ids)
-        for row, enc in enumerate(batch):
-            n = len(enc.ids)
-            ids[row, :n] = enc.ids
-            types[row, :n] = enc.type_ids
-            mask[row, :n] = 1
-        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        feeds = {k: v for k, v in feeds.items() if k in self._inputs}
-        try:
-            out: npt.NDArray[Any] = session.run(None, feeds)[0]
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise RuntimeFailure(
-                f"rerank inference failed: {exc}", details={"model": self.model_id}
-            ) from exc
-        logits = np.asarray(out, dtype=np.float64).reshape(len(batch), -1)
+        logits = pair_logits(session, self._inputs, batch, self.model_id, "rerank")
         if logits.shape[1] == 1:
             return [_sigmoid(float(x)) for x in logits[:, 0]]
         shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
@@ -128,6 +111,36 @@ class OnnxReranker(OnnxModel):
                 details={"model": model.model_id, "reason": "load_failed"},
             ) from exc
         return tokenizer, session
+
+
+def pair_logits(
+    session: onnxruntime.InferenceSession,
+    inputs: tuple[str, ...],
+    batch: list[Encoding],
+    model_id: str,
+    what: str,
+) -> npt.NDArray[np.float64]:
+    """The model's logits ``[len(batch), classes]`` for encoded text pairs, padded to the
+    longest; only the inputs the graph declares are fed. ``RUNTIME`` when inference fails."""
+    width = max(len(e.ids) for e in batch)
+    ids = np.zeros((len(batch), width), dtype=np.int64)
+    types = np.zeros_like(ids)
+    mask = np.zeros_like(ids)
+    for row, enc in enumerate(batch):
+        n = len(enc.ids)
+        ids[row, :n] = enc.ids
+        types[row, :n] = enc.type_ids
+        mask[row, :n] = 1
+    feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+    feeds = {k: v for k, v in feeds.items() if k in inputs}
+    try:
+        out: npt.NDArray[Any] = session.run(None, feeds)[0]
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise RuntimeFailure(
+            f"{what} inference failed: {exc}",
+            details={"model": model_id, "reason": "inference"},
+        ) from exc
+    return np.asarray(out, dtype=np.float64).reshape(len(batch), -1)
 
 
 def _sigmoid(x: float) -> float:

@@ -14,11 +14,11 @@ if TYPE_CHECKING:
     from gno_cli.context import Context
     from gno_core.model_registry import ModelRole, ModelStatus
 
-ROLES = ("embed", "rerank", "generate")
+ROLES = ("embed", "rerank", "generate", "nli")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("models", help="list, pull and locate models (embedding, rerank)")
+    p = sub.add_parser("models", help="list, pull and locate models (embedding, rerank, nli)")
     msub = p.add_subparsers(dest="models_command", required=True, metavar="COMMAND")
     ls = msub.add_parser("list", help="every known model and whether it is installed")
     ls.add_argument("--role", choices=ROLES)

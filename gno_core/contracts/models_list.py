@@ -8,7 +8,7 @@ from gno_core.contracts.base import WireModel
 
 
 class ModelEntry(WireModel):
-    role: Literal["embed", "rerank", "generate"]
+    role: Literal["embed", "rerank", "generate", "nli"]
     name: str
     model_id: str
     ref: str

@@ -10,10 +10,14 @@ import pytest
 
 from gno_adapters.generation.openai_verifier import OpenAiChatVerifier
 from gno_adapters.inmemory.verifier import ScriptedVerifier
+from gno_adapters.model_files import ModelStore
+from gno_adapters.onnx.nli import OnnxNliVerifier
 from gno_core.errors import CancelledError
+from gno_core.model_registry import ModelRole
 from gno_core.ports import ClaimToVerify, ClaimVerifier, EvidencePassage, VerificationRequest
 from gno_core.ports.verifier import VERDICTS
 from tests.chat_support import FakeChat
+from tests.rerank_support import write_nli
 
 A = EvidencePassage("a" * 64, "gno://n/a.md", 1, 3, "# A\n\nAlice owns the launch decision.\n")
 B = EvidencePassage("b" * 64, "gno://n/b.md", 4, 4, "Bob reviews the launch plan in March.")
@@ -31,9 +35,17 @@ def chat() -> Iterator[FakeChat]:
     fake.stop()
 
 
+@pytest.fixture(scope="module")
+def onnx_nli(tmp_path_factory: pytest.TempPathFactory) -> OnnxNliVerifier:
+    model_dir = write_nli(tmp_path_factory.mktemp("nli"))
+    store = ModelStore(tmp_path_factory.mktemp("models"))
+    return OnnxNliVerifier(store.resolve(ModelRole.NLI, str(model_dir)), threshold=0.34)
+
+
 FACTORIES: dict[str, Callable[[pytest.FixtureRequest], ClaimVerifier]] = {
     "memory": lambda _request: ScriptedVerifier({"Alice owns the launch decision": "supported"}),
     "openai-chat": lambda request: OpenAiChatVerifier(request.getfixturevalue("chat").url, "m"),
+    "onnx-nli": lambda request: request.getfixturevalue("onnx_nli"),
 }
 
 
