@@ -241,7 +241,9 @@ class GraphNeighborsRequest(GraphRequest):
     """Incoming and outgoing neighbours of one document in the graph projection
     (``Gno.graph_neighbors``)."""
 
-    ref: Annotated[DocRef, Cli(help="gno:// URI, collection/path or #docid")]
+    ref: Annotated[
+        DocRef, Cli(help="gno:// URI, collection/path, #docid, or a relPath or exact title")
+    ]
     direction: GraphDirection = Field(default="both", description="both, out or in")
 
 
@@ -249,7 +251,9 @@ class GraphPathRequest(GraphRequest):
     """The shortest link path between two documents in the graph projection
     (``Gno.graph_path``)."""
 
-    source: Annotated[DocRef, Cli(help="where the path starts")] = Field(alias="from")
+    source: Annotated[
+        DocRef, Cli(help="where the path starts (as neighbors' ref: also a relPath or title)")
+    ] = Field(alias="from")
     target: Annotated[DocRef, Cli(help="where the path ends")] = Field(alias="to")
     max_depth: int = Field(default=6, ge=1, le=12, description="Maximum hops to search (1-12)")
 

@@ -81,8 +81,8 @@ class Graph:
         ``limit`` caps the neighbours listed and ``edgeLimit`` the entries; ``meta.totalNodes``
         counts the root and all its neighbours, ``meta.totalEdges`` the merged links touching
         it."""
-        root = self._key(ref)
         collection = self._collection(limits.collection)
+        root = self._node_key(ref, collection)
         store = self.handle.index.links
         docs = {root: self._docref(root)}
         around = merge(store.adjacent([root]), collection, docs)
@@ -148,7 +148,8 @@ class Graph:
                 details={"maxDepth": max_depth},
             )
         collection = self._collection(limits.collection)
-        source, target = self._key(source_ref), self._key(target_ref)
+        source = self._node_key(source_ref, collection)
+        target = self._node_key(target_ref, collection)
         docs = {source: self._docref(source), target: self._docref(target)}
         search = PathSearch(self.handle.index.links, collection, limits, docs)
         keys, links = search.run(source, target, max_depth)
@@ -244,6 +245,26 @@ class Graph:
         with self._documents().resolved(ref) as resolved:
             doc = resolved.document
             return (doc.collection, doc.rel_path)
+
+    def _node_key(self, ref: str, collection: str | None) -> Key:
+        """``_key``, or, when ``ref`` is no document reference, the node the spec's other forms
+        name: a bare relPath or an exact title (``gno_core.links.node_refs``)."""
+        from gno_core.errors import NotFoundError
+        from gno_core.links.node_refs import named_node
+
+        try:
+            return self._key(ref)
+        except (ValidationError, NotFoundError) as exc:
+            found = named_node(self.handle, ref, collection)
+            if found is not None:
+                return found
+            if isinstance(exc, ValidationError):
+                raise ValidationError(
+                    f"No document is named {ref!r}: use a gno:// URI, collection/path or #docid, "
+                    "or a document's exact relPath or title",
+                    details=exc.details,
+                ) from None
+            raise
 
     def _docref(self, key: Key) -> DocRef:
         doc = self.handle.index.documents.get_document(*key)
