@@ -25,6 +25,8 @@ class Jobs:
 
     def __init__(self, factory: FacadeFactory) -> None:
         self._factory = factory
+        #: This server process's id in job statuses and capture receipts (``serverInstanceId``).
+        self.server_instance_id = f"gno-{secrets.token_hex(6)}"
         self._manager: JobManager | None = None
         self._lock = threading.Lock()
 
@@ -34,7 +36,7 @@ class Jobs:
             if self._manager is None:
                 from gno_core.jobs import JobManager
 
-                self._manager = JobManager(server_instance_id=f"gno-{secrets.token_hex(6)}")
+                self._manager = JobManager(server_instance_id=self.server_instance_id)
             return self._manager
 
     def start(self, job_type: str, work: JobWork, phases: list[str] | None = None) -> str:

@@ -55,6 +55,8 @@ class CaptureReceipt(WireModel):
     collection: str
     rel_path: str
     abs_path: str | None = None
+    #: The MCP server that wrote it (as its job statuses name it); absent elsewhere.
+    server_instance_id: str | None = None
     created: bool
     opened_existing: bool
     created_with_suffix: bool

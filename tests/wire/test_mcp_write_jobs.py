@@ -213,3 +213,19 @@ def test_a_locked_tool_names_the_holder(monkeypatch: pytest.MonkeyPatch) -> None
     assert error_code(result) == "LOCKED"
     text = result["content"][0]["text"]
     assert f"pid {os.getpid()}" in text and "since" in text, text
+
+
+def test_a_capture_receipt_names_the_server_instance_its_jobs_report() -> None:
+    """capture-receipt@1.0's ``serverInstanceId`` (issue 23: spec shapes): the same id the
+    server's job statuses carry, the same on every capture of one server."""
+    peer = peer_over(made_with())
+    first = call(peer, "gno_capture", collection="notes", content="# One\n\nfirst\n")
+    second = call(peer, "gno_capture", collection="notes", content="# Two\n\nsecond\n")
+    job = call(peer, "gno_embed")["structuredContent"]["jobId"]
+    status = wait_job(peer, job)
+    instance = first["structuredContent"]["serverInstanceId"]
+    assert instance == second["structuredContent"]["serverInstanceId"]
+    assert instance == status["serverInstanceId"]
+    other = peer_over(made_with())
+    third = call(other, "gno_capture", collection="notes", content="# Three\n\nthird\n")
+    assert third["structuredContent"]["serverInstanceId"] != instance

@@ -51,6 +51,8 @@ def _capture(call: ToolCall) -> JSONObject:
 
     request = validated(CaptureRequest, call.arguments)
     receipt = call.facade.capture(request, cancelled=call.ctx.cancelled.is_set)
+    if call.jobs is not None:  # the server instance its job statuses name
+        receipt = receipt.model_copy(update={"server_instance_id": call.jobs.server_instance_id})
     return tool_result(render_capture(receipt), receipt)
 
 
