@@ -10,7 +10,8 @@ the question), so the difference is only what the agent had to read. Reported pe
 calls, model-visible bytes (tool arguments plus the text content of every result, what a model
 reads), and the support rate (answers holding every expected term of the task). The capsule
 way also runs ``gno_ask`` (extractive generator) per task and counts claims returned as
-supported whose text is not in their cited passage (must be 0).
+supported whose text is not in their cited passage (must be 0); with no semantic verifier
+configured no claim is supported at all.
 
     python benchmarks/agentic.py [--budget 3000] [--no-embed]
 
@@ -183,7 +184,8 @@ def raw_way(client: Client, question: str) -> str:
 
 def capsule_way(client: Client, question: str, budget: int) -> str:
     text, _ = client.tool("gno_context", {"goal": question, "budgetTokens": budget})
-    projection = json.loads(text)
+    # The compact projection, then (without embeddings) the vector-gap note after it.
+    projection, _ = json.JSONDecoder().raw_decode(text)
     return answer(question, [e[6] for e in projection["e"]])
 
 

@@ -34,7 +34,25 @@ from gno_core.ports.index import Index
 from gno_core.retrieval.dates import iso_from_ns
 from gno_core.version import __version__
 
-__all__ = ["Health"]
+__all__ = ["Health", "capabilities_line"]
+
+
+def capabilities_line(caps: StatusCapabilities) -> str:
+    """``status``'s capabilities in words, Ask's included (it answers only with a verifier)."""
+
+    def yn(value: bool) -> str:
+        return "yes" if value else "no"
+
+    answer = (
+        "yes"
+        if caps.answer
+        else "no (Ask abstains: no semantic verifier; configure generation.endpoint or "
+        "gno models pull nli)"
+    )
+    return (
+        f"Capabilities: bm25 {yn(caps.bm25)}, vector {yn(caps.vector)}, "
+        f"hybrid {yn(caps.hybrid)}, answer {answer}"
+    )
 
 
 class Health:

@@ -31,6 +31,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_status(ctx: Context) -> int:
+    from gno_core.health import capabilities_line
+
     s = ctx.gno.status()
     if ctx.json:
         emit_json(s)
@@ -71,6 +73,7 @@ def run_status(ctx: Context) -> int:
         for e in s.recent_errors:
             emit(f"  {e.collection}/{e.rel_path}: {e.code} {e.message}")
     emit(f"Last updated: {s.last_updated or 'never'}  Healthy: {'yes' if s.healthy else 'no'}")
+    emit(capabilities_line(s.capabilities))
     return 0
 
 

@@ -288,6 +288,7 @@ def test_cli_ask_offline_and_with_a_configured_endpoint(
     cli.ok("update")
     monkeypatch.delenv("GNO_ASK_ENDPOINT", raising=False)
     assert cli.ok("status", "--json").json()["capabilities"]["answer"] is False
+    assert "answer no (Ask abstains" in cli.ok("status").out
     offline = cli.ok("ask", QUESTION)
     assert offline.out.startswith("Answer status: abstained (0/1 claims supported")
     assert "semantic_verifier_unavailable" in offline.out and "[E1]" in offline.out
@@ -304,3 +305,21 @@ def test_cli_ask_offline_and_with_a_configured_endpoint(
     monkeypatch.setenv("GNO_ASK_VERIFIER", "none")
     assert cli.ok("status", "--json").json()["capabilities"]["answer"] is False
     assert cli.ok("ask", QUESTION, "--json").json()["answerStatus"] == "abstained"
+
+
+@pytest.mark.parametrize("with_verifier", [False, True])
+def test_mcp_status_says_whether_ask_can_answer(with_verifier: bool) -> None:
+    """The old status said ``answer: false`` while Ask answered; now it is true exactly when a
+    semantic verifier is there, and Ask agrees."""
+    made = evidence_adapters()
+    if with_verifier:
+        made = replace(made, verifier=ScriptedVerifier(default="supported"))
+    peer = Peer(facade=lambda: build(made))
+    status = peer.modern("tools/call", {"name": "gno_status", "arguments": {}})["result"]
+    assert status["structuredContent"]["capabilities"]["answer"] is with_verifier
+    said = "answer yes" if with_verifier else "answer no (Ask abstains: no semantic verifier"
+    assert said in status["content"][0]["text"]
+    asked = peer.modern(
+        "tools/call", {"name": "gno_ask", "arguments": {"query": QUESTION, "verify": True}}
+    )["result"]["structuredContent"]
+    assert (asked["answerStatus"] == "answered") is with_verifier

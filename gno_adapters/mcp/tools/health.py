@@ -41,6 +41,8 @@ def render_peek(peek: Peek) -> str:
 
 
 def render_status(status: Status) -> str:
+    from gno_core.health import capabilities_line
+
     lines = [
         f"Index: {status.index_name}",
         f"Collections: {len(status.collections)}",
@@ -48,6 +50,7 @@ def render_status(status: Status) -> str:
         f"Chunks: {status.total_chunks}",
         f"Embedding backlog: {status.embedding_backlog}",
         f"Healthy: {'yes' if status.healthy else 'no'}",
+        capabilities_line(status.capabilities),
     ]
     for coll in status.collections:
         lines.append(
