@@ -7,11 +7,18 @@ canonical payload and its id.
    (fenced code kept whole) merged up to ``BLOCK_CHARS``, each with its ``passageHash``.
    Only spans that mention a facet, or hold the result's snippet line, are candidates.
 3. Selection drops exact duplicates (``duplicate``) and spans overlapping an earlier one of the
-   same document (``overlap``), then greedily takes the span with the most uncovered facets
-   (ties: relevance, retrieval rank, position). A document may not fill more than 3/5 of
-   the spendable bytes when several compete (``document_share_cap``); a span adding no
-   uncovered facet is ``redundant_coverage``. Every step re-serialises the complete canonical
-   payload and keeps the span only if both budgets still hold (``global_budget`` otherwise).
+   same document (``overlap``), then greedily takes the span whose section answers the goal
+   best (``selection._priority``: uncovered facets it adds, facets its heading path names,
+   facets its whole section covers, how much of its heading is the goal's words, new
+   sections and documents first; tables of contents and release notes last). Once every
+   facet is covered it keeps taking spans from sections that answer on their own, so a
+   larger budget buys more distinct evidence; others are ``redundant_coverage``. A document
+   may not fill more than 3/5 of the spendable bytes when several compete
+   (``document_share_cap``). Every step re-serialises the complete canonical payload and
+   keeps the span only if both budgets still hold, after shedding the capsule's own detail
+   (``payload.SHED_LEVELS``: the omission items, then the passages' descriptive fields) and,
+   for the first passage or one adding a facet, cutting it to the whole lines that fit
+   (``global_budget`` otherwise).
 4. The payload's own numbers (used tokens and bytes) and its id are fixed last: used bytes are
    exact; used tokens count the id and the two numbers at their worst case, so the count of the
    final bytes is never above what the capsule says it used.
@@ -19,9 +26,11 @@ canonical payload and its id.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from gno_core.errors import GnoError
+from gno_core.evidence.answering import SectionSignals, is_navigation, section_signals
 from gno_core.evidence.canonical import content_id
 from gno_core.evidence.errors import ContextError
 from gno_core.evidence.facets import covers, derive_facets, facet_words, stems_of, word_forms
@@ -32,6 +41,7 @@ from gno_core.evidence.frame import (
     retrieval_query,
     with_estimator,
 )
+from gno_core.evidence.sections import Section, parse_sections
 from gno_core.evidence.selection import Candidate, Omitted, capsule_id, evidence_id, select
 from gno_core.evidence.spans import blocks, headings, relevant_chunks
 from gno_core.identity import parse_ref
@@ -67,7 +77,7 @@ class CapsuleCompiler:
         self.models = models
         self.counter = counter
         # Mirrors are content-addressed, so their lines and headings never go stale.
-        self._structure: dict[str, tuple[list[str], list[str | None]]] = {}
+        self._structure: dict[str, tuple[list[str], list[str | None], list[Section]]] = {}
 
     # -- public ------------------------------------------------------------------------------
 
@@ -108,7 +118,23 @@ class CapsuleCompiler:
             models=self.models,
             counter=self.counter,
         )
-        return select(frame, candidates, omitted, facets, budget, self._count)
+        words = frozenset(content_words(retrieval_query(request)))
+        wanted = {f: facet_words(f) for f in facets}
+        stems = stems_of(list(wanted.values()))
+
+        def shrink(cand: Candidate, lines: int) -> Candidate:
+            text = "\n".join(cand.text.split("\n")[:lines])
+            present = word_forms(words_of(text), stems)
+            return replace(
+                cand,
+                end=cand.start + lines - 1,
+                text=text,
+                facets=frozenset(f for f, fw in wanted.items() if covers(fw, present)),
+                relevance=len(words & present),
+                floor=None,
+            )
+
+        return select(frame, candidates, omitted, facets, budget, self._count, shrink)
 
     def snapshot(self) -> str:
         """The index snapshot fingerprint: every active document's path and mirror hash, so
@@ -181,10 +207,11 @@ class CapsuleCompiler:
             if structure is None or not chunks:
                 omitted.append(Omitted("invalid_coordinates", uri=uri, rank=rank))
                 continue
-            lines, headings = structure
+            lines, headings, sections = structure
             if any(c.end_line > len(lines) or c.start_line < 1 for c in chunks):
                 omitted.append(Omitted("invalid_coordinates", uri=uri, rank=rank))
                 continue
+            signals: dict[int, SectionSignals] = {}
             for start, end in blocks(lines, relevant_chunks(chunks, words, line)):
                 text = "\n".join(lines[start - 1 : end])
                 present = word_forms(words_of(text), stems)
@@ -192,6 +219,20 @@ class CapsuleCompiler:
                 holds_anchor = line is not None and start <= line <= end
                 if not covered and not holds_anchor:
                     continue
+                around = [s for s in sections if s.line <= start <= s.end_line]
+                inner = around[-1] if around else None
+                at = inner.line if inner is not None else 0
+                if at not in signals:  # one section's signals serve all its blocks
+                    signals[at] = section_signals(
+                        uri,
+                        doc.rel_path,
+                        doc.meta.title,
+                        lines,
+                        inner,
+                        tuple(s.title for s in around),
+                        wanted,
+                        stems,
+                    )
                 out.append(
                     Candidate(
                         doc=doc,
@@ -203,11 +244,13 @@ class CapsuleCompiler:
                         heading=headings[start - 1],
                         facets=covered,
                         relevance=len(words & present),
+                        section=signals[at],
+                        navigation=is_navigation(lines[start - 1 : end], headings[start - 1]),
                     )
                 )
         return out, omitted
 
-    def _mirror(self, mirror_hash: str) -> tuple[list[str], list[str | None]] | None:
+    def _mirror(self, mirror_hash: str) -> tuple[list[str], list[str | None], list[Section]] | None:
         found = self._structure.get(mirror_hash)
         if found is None:
             markdown = self.handle.index.documents.markdown(mirror_hash)
@@ -216,5 +259,6 @@ class CapsuleCompiler:
             lines = markdown.split("\n")
             if len(self._structure) >= MIRROR_CACHE:
                 self._structure.pop(next(iter(self._structure)))
-            found = self._structure[mirror_hash] = (lines, headings(lines))
+            found = (lines, headings(lines), parse_sections(lines))
+            self._structure[mirror_hash] = found
         return found

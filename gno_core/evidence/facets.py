@@ -20,6 +20,7 @@ MAX_FACET_CHARS = 200
 #: ("scope" covers "scopes", "scoped"): a stemmer-free plural and tense rule.
 _SUFFIX_SLACK = 3
 _MIN_STEM = 4
+_MIN_PREFIX = 5
 
 _COMPARISON = re.compile(r"\s+(?:vs\.?|versus|compared (?:to|with)|against)\s+", re.IGNORECASE)
 _COMPARE = re.compile(r"^\s*compare\s+(.+?)\s+(?:and|with|to)\s+(.+?)\s*[?.!]*\s*$", re.IGNORECASE)
@@ -86,6 +87,9 @@ def word_forms(words: list[str], stems: frozenset[str] = frozenset()) -> frozens
             if len(w) - cut < _MIN_STEM:
                 break
             forms.add(w[:-cut])
+        # Every prefix of at least ``_MIN_PREFIX`` characters, for ``covers``'s shared-stem
+        # rule ("hierarchical" covers "hierarchy", "renaming" covers "rename").
+        forms.update(w[:n] for n in range(_MIN_PREFIX, len(w)))
     return frozenset(forms)
 
 
@@ -95,8 +99,15 @@ def stems_of(facets: list[tuple[str, ...]]) -> frozenset[str]:
 
 def covers(facet: tuple[str, ...], forms: frozenset[str]) -> bool:
     """True when every word of ``facet`` occurs in the passage (or a word that extends it by a
-    short suffix), given the passage's ``word_forms``."""
-    return all(word in forms for word in facet)
+    short suffix, or one that shares all of it but its last ``_SUFFIX_SLACK`` characters,
+    never fewer than ``_MIN_PREFIX``), given the passage's ``word_forms``."""
+    return all(word in forms or _shared_stem(word) in forms for word in facet)
+
+
+def _shared_stem(word: str) -> str:
+    if len(word) <= _MIN_PREFIX:
+        return "\0"  # in no passage: a short word needs the exact or suffix rule
+    return word[: max(_MIN_PREFIX, len(word) - _SUFFIX_SLACK)]
 
 
 def _normalise(raw: str) -> str:

@@ -30,7 +30,7 @@ __all__ = [
 SCHEMA_VERSION = "1.1"
 KIND = "context-capsule-v1"
 #: The selection and payload rules; part of the retrieval fingerprint, bumped when they change.
-COMPILER_VERSION = "gno-capsule-compiler-1"
+COMPILER_VERSION = "gno-capsule-compiler-2"
 
 
 def capsule_frame(
