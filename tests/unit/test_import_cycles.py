@@ -28,7 +28,6 @@ KNOWN_CIRCLES = frozenset(
                 "gno_core.retrieval.results",
             }
         ),
-        frozenset({"gno_adapters.inmemory.links", "gno_adapters.inmemory.state"}),
         frozenset({"gno_cli.commands.evidence", "gno_cli.commands.semantic"}),
     }
 )
