@@ -146,7 +146,9 @@ class Facade(Protocol):
 
     def query_diagnose(self, request: evidence_requests.DiagnoseRequest) -> wire.QueryDiagnosis: ...
 
-    def ask(self, request: evidence_requests.AskRequest) -> wire.AskResult: ...
+    def ask(
+        self, request: evidence_requests.AskRequest, cancelled: Callable[[], bool] | None = None
+    ) -> wire.AskResult: ...
 
     def recall(
         self, request: memory_requests.RecallRequest, identity: MemoryIdentity

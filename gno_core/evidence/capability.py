@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     )
     from gno_core.documents import Documents
     from gno_core.index_handle import IndexHandle
-    from gno_core.ports import ClaimVerifier, Generator, SemanticModels, TokenCounter
+    from gno_core.ports import Cancelled, ClaimVerifier, Generator, SemanticModels, TokenCounter
     from gno_core.retrieval.modes import Retrieval
 
 
@@ -71,10 +71,10 @@ class Evidence:
 
         return diagnose(self.handle, self._documents(), self._retrieval(), self._models, request)
 
-    def ask(self, request: AskRequest) -> AskResult:
+    def ask(self, request: AskRequest, cancelled: Cancelled | None = None) -> AskResult:
         from gno_core.errors import ModelUnavailableError
         from gno_core.evidence.ask import ask
 
         if self._generator is None:
             raise ModelUnavailableError("No answer generator is configured for this index")
-        return ask(self.compiler, self._generator, request, self._verifier())
+        return ask(self.compiler, self._generator, request, self._verifier(), cancelled)

@@ -10,6 +10,7 @@ from gno_core.facade.base import FacadeBase
 if TYPE_CHECKING:
     from gno_core import contracts as wire
     from gno_core.contracts import evidence_requests
+    from gno_core.ports import Cancelled
 
 __all__ = ["EvidenceCalls"]
 
@@ -31,6 +32,9 @@ class EvidenceCalls(FacadeBase):
         """What each retrieval stage did with one target document, and why."""
         return self.evidence.diagnose(request)
 
-    def ask(self, request: evidence_requests.AskRequest) -> wire.AskResult:
-        """An answer whose every claim quotes cited capsule evidence, or an abstention."""
-        return self.evidence.ask(request)
+    def ask(
+        self, request: evidence_requests.AskRequest, cancelled: Cancelled | None = None
+    ) -> wire.AskResult:
+        """An answer whose every claim a semantic verifier supported from cited capsule
+        evidence, or an abstention. ``cancelled`` stops claim verification (``CANCELLED``)."""
+        return self.evidence.ask(request, cancelled)

@@ -20,7 +20,7 @@ from gno_adapters.generation.openai_chat import OpenAiChatGenerator
 from gno_adapters.generation.openai_verifier import OpenAiChatVerifier
 from gno_adapters.inmemory.verifier import ScriptedVerifier
 from gno_core.contracts.evidence_requests import AskRequest
-from gno_core.errors import ModelUnavailableError, RuntimeFailure
+from gno_core.errors import CancelledError, ModelUnavailableError, RuntimeFailure
 from gno_core.evidence.ask import split_claims
 from gno_core.ports import GenerationRequest
 from tests.chat_support import FakeChat
@@ -323,3 +323,11 @@ def test_mcp_status_says_whether_ask_can_answer(with_verifier: bool) -> None:
         "tools/call", {"name": "gno_ask", "arguments": {"query": QUESTION, "verify": True}}
     )["result"]["structuredContent"]
     assert (asked["answerStatus"] == "answered") is with_verifier
+
+
+def test_a_cancelled_ask_stops_before_claim_verification() -> None:
+    verifier = ScriptedVerifier(default="supported")
+    made = replace(evidence_adapters(), verifier=verifier)
+    with build(made) as gno, pytest.raises(CancelledError):
+        gno.ask(AskRequest(query=QUESTION, verify=True), cancelled=lambda: True)
+    assert verifier.calls == []

@@ -181,7 +181,7 @@ def _ask(call: ToolCall) -> JSONObject:
     from gno_core.evidence.projection import render_ask
 
     request = validated(AskRequest, call.arguments)
-    result = call.facade.ask(request).wire()
+    result = call.facade.ask(request, cancelled=call.ctx.cancelled.is_set).wire()
     text = render_ask(result, _gap_note(call, result))
     return {"content": [{"type": "text", "text": text}], "structuredContent": result}
 
