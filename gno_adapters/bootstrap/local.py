@@ -27,7 +27,7 @@ from gno_core.errors import NotFoundError
 from gno_core.index_handle import IndexHandle
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from gno_adapters.embed_child import EmbedChild
     from gno_core.facade import Gno
@@ -47,8 +47,30 @@ def open_gno(
     return _build(paths, env, embed_child)
 
 
-def _build(paths: GnoPaths, env: Mapping[str, str] | None, child: EmbedChild | None = None) -> Gno:
+def facade_factory(
+    index: str | None = None,
+    config_path: str | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+) -> Callable[[], Gno]:
+    """Facades of ``index`` that share one set of semantic models: the resident gateway builds
+    one facade per worker thread (each with its own index connection), and all of them embed
+    and rerank with one loaded model rather than a copy per thread."""
+    paths = resolve_paths(index, config_path, env)
+    models = LazySemanticModels(paths.models_dir, os.environ if env is None else env)
+    return lambda: _build(paths, env, models=models)
+
+
+def _build(
+    paths: GnoPaths,
+    env: Mapping[str, str] | None,
+    child: EmbedChild | None = None,
+    *,
+    models: LazySemanticModels | None = None,
+) -> Gno:
     clock = SystemClock()
+    if models is None:
+        models = LazySemanticModels(paths.models_dir, os.environ if env is None else env, child)
 
     def open_other(name: str) -> IndexHandle:
         other = resolve_paths(name, None, env)
@@ -71,7 +93,7 @@ def _build(paths: GnoPaths, env: Mapping[str, str] | None, child: EmbedChild | N
         frontmatter=LazyFrontmatterParser(),
         clock=clock,
         resident=LazyResidentProbe(paths.pid_file),
-        models=LazySemanticModels(paths.models_dir, os.environ if env is None else env, child),
+        models=models,
         lease=FileWriteLease(paths.data_dir),
         notes=LocalNoteFiles(),
         open_index=open_other,

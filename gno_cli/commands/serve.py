@@ -23,7 +23,6 @@ from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
-    from gno_core.facade import Gno
 
 START_TIMEOUT = 60.0
 COMMANDS = {
@@ -124,18 +123,14 @@ def run_resident(ctx: Context) -> int:
             flush=True,
         )
 
-    index, config_path = a.index, a.config
+    from gno_adapters.bootstrap.local import facade_factory
 
-    def open_facade() -> Gno:
-        from gno_adapters.bootstrap.local import open_gno
-
-        return open_gno(index, config_path)
-
+    # One facade per worker thread, one loaded model for all of them.
     return gateway.run_foreground(
         settings,
         paths,
         pid_file,
-        open_facade=open_facade,
+        open_facade=facade_factory(a.index, a.config),
         log_file=_absolute(a.log_file),
         announce=announce,
         watch=a.watch,

@@ -3,8 +3,11 @@ stands for, known without loading anything."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from gno_adapters.bootstrap.local import facade_factory, open_gno
 from gno_adapters.bootstrap.model_wiring import LazyOnnxEmbedder, SemanticModels
 from gno_adapters.model_files import ModelStore
 from gno_adapters.onnx import OnnxEmbedder
@@ -48,3 +51,21 @@ def test_environment_chooses_precision(tmp_path_factory: pytest.TempPathFactory)
     assert exact is not None and exact.model_id == MINILM_L6.model_id
     missing = SemanticModels(base, {"GNO_EMBED_MODEL": "/nonexistent/model"})
     assert missing.embedder is None and "embed" in missing.unavailable
+
+
+def test_the_resident_factory_hands_every_facade_one_model(tmp_path: Path) -> None:
+    """The gateway's worker threads each get a facade (and index connection) of their own from
+    ``facade_factory``, but one embedder: the model loads once per resident process."""
+    env = {"GNO_CONFIG_DIR": str(tmp_path / "c"), "GNO_DATA_DIR": str(tmp_path / "d")}
+    env["GNO_CACHE_DIR"] = str(tmp_path / "k")
+    make = facade_factory(env=env)
+    first, second = make(), make()
+    try:
+        assert first is not second
+        assert first.embedder is not None and first.embedder is second.embedder
+        alone = open_gno(env=env)
+        assert alone.embedder is not first.embedder  # a one-off facade keeps its own
+        alone.close()
+    finally:
+        first.close()
+        second.close()

@@ -133,6 +133,12 @@ def proc_threads(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/task"))
 
 
+def proc_rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        kib = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    return kib / 1024
+
+
 def proc_children(pid: int) -> list[int]:
     children: list[int] = []
     for task in os.listdir(f"/proc/{pid}/task"):

@@ -20,6 +20,7 @@ from pkg_support import (
     detached,
     gno,
     proc_children,
+    proc_rss_mib,
     proc_threads,
     server_pid,
     validate_contract,
@@ -107,9 +108,9 @@ def resident_status(base: str) -> dict[str, Any]:
 def test_repeated_http_calls_reuse_one_resident_process_store_and_model(
     gno_env: dict[str, str], serving: dict[str, Any]
 ) -> None:
-    """Many short MCP sessions, one after another and side by side, each running lexical,
-    vector and hybrid retrieval: one process (the pid file's), no process or thread started
-    per call, the same listener and one uninterrupted uptime."""
+    """Many short MCP sessions, four at a time, each running lexical, vector and hybrid
+    retrieval: one process (the pid file's), no process or thread started per call, one model
+    loaded for every worker thread, the same listener and one uninterrupted uptime."""
     base, pid = serving["base"], serving["pid"]
     url = base + "/mcp"
     assert server_pid(gno_env) == pid
@@ -121,9 +122,13 @@ def test_repeated_http_calls_reuse_one_resident_process_store_and_model(
                 assert not found.is_error, (tool, found)
                 assert found.structured_content["results"], tool  # type: ignore[index]
 
-    asyncio.run(session(0))  # warm: the model is loaded by now
+    async def warm() -> None:  # one vector search: one reader thread loads the model
+        async with Client(url, mode="legacy", cache=None) as client:
+            assert not (await client.call_tool("gno_vsearch", {"query": "notes"})).is_error
+
+    asyncio.run(warm())
     first = resident_status(base)
-    threads, children = proc_threads(pid), proc_children(pid)
+    threads, children, rss = proc_threads(pid), proc_children(pid), proc_rss_mib(pid)
 
     async def rounds() -> None:
         for start in range(0, 12, 4):
@@ -136,7 +141,10 @@ def test_repeated_http_calls_reuse_one_resident_process_store_and_model(
     assert later["uptimeSeconds"] > first["uptimeSeconds"]  # the same gateway all along
     assert later["admission"] == {"state": "accepting", "activeRequests": 0, "queuedRequests": 0}
     assert proc_children(pid) == children  # no worker process per call
-    assert proc_threads(pid) == threads  # no thread per call: the pool's readers, warm
+    # Every reader thread embeds with the model the first one loaded: no thread pool of a second
+    # inference session, and not the ~30 MiB a second copy of the model takes.
+    assert proc_threads(pid) == threads
+    assert proc_rss_mib(pid) - rss < 15, (rss, proc_rss_mib(pid))
     listed = gno(gno_env, "serve", "--status", "--json")
     assert listed.returncode == 0, listed.stderr
     report = json.loads(listed.stdout)
