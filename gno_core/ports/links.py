@@ -67,7 +67,8 @@ class NamedDoc(NamedTuple):
 NameRow = tuple[str, str, NamedDoc]
 #: What a pending link resolves to: ``(link_id, ((doc_id, confidence, method), ...))``.
 Resolution = tuple[int, tuple[tuple[int, str, str], ...]]
-#: The rules over one batch: pending rows and the name rows they hit in, a resolution per row.
+#: The rules over one batch: given the pending rows and the name rows their keys hit, one
+#: ``Resolution`` per row, in row order (no targets: unresolved).
 BatchResolver = Callable[[Sequence[PendingRow], Sequence[NameRow]], list[Resolution]]
 
 
