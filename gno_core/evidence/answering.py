@@ -31,6 +31,13 @@ _RELEASE_PATH = re.compile(
     r"(?:^|[/._-])(?:changelog|changes|release[-_ ]?notes|releases|history)(?:[/._-]|$)", re.I
 )
 _VERSION_HEADING = re.compile(r"^\s*(?:v(?:ersion)?\s*)?\d+\.\d+(?:\.\d+)?\b", re.I)
+#: A line telling what changed between versions ("Before FastAPI 0.106.0, ...", "changed in
+#: version 0.110.0"): history, not how it works now.
+_VERSION_HISTORY = re.compile(
+    r"\b(?:before|since|until|as of|prior to|changed in|in version)\s+(?:[a-z][\w-]*\s+)?"
+    r"v?\d+\.\d+\.\d+",
+    re.I,
+)
 _TOC_HEADING = re.compile(
     r"^\s*(?:table of contents|contents|toc|index|see also|related)\s*$", re.I
 )
@@ -72,9 +79,13 @@ def _mostly_links(line: str) -> bool:
     return len(words_of(rest)) <= len(links)
 
 
-def is_release_notes(rel_path: str, heading_path: tuple[str, ...]) -> bool:
-    return bool(_RELEASE_PATH.search(rel_path)) or any(
-        _VERSION_HEADING.match(h) for h in heading_path
+def is_release_notes(rel_path: str, heading_path: tuple[str, ...], opening: str = "") -> bool:
+    """A changelog file, a section under a version-number heading, or one whose opening
+    paragraph tells what changed in which version."""
+    return (
+        bool(_RELEASE_PATH.search(rel_path))
+        or any(_VERSION_HEADING.match(h) for h in heading_path)
+        or bool(_VERSION_HISTORY.search(opening))
     )
 
 
@@ -105,7 +116,7 @@ def section_signals(
         focus=focus,
         heading_facets=frozenset(f for f, fw in wanted.items() if covers(fw, heading_words)),
         section_facets=frozenset(f for f, fw in wanted.items() if covers(fw, present)),
-        release_notes=is_release_notes(rel_path, titles),
+        release_notes=is_release_notes(rel_path, titles, _opening(text)),
     )
 
 
@@ -118,3 +129,16 @@ def _focus(heading: str, wanted: dict[str, tuple[str, ...]], stems: frozenset[st
         1 for w in words if any(covers(fw, word_forms([w], stems)) for fw in facet_words if w)
     )
     return hits / len(words)
+
+
+def _opening(lines: list[str]) -> str:
+    """The section's first paragraph after its heading."""
+    body = lines[1:] if lines and lines[0].lstrip().startswith("#") else lines
+    out: list[str] = []
+    for line in body:
+        if not line.strip():
+            if out:
+                break
+            continue
+        out.append(line)
+    return " ".join(out)

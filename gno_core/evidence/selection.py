@@ -253,9 +253,11 @@ def _priority(
     facets, facets its heading path names (twice), facets its section covers, the share of
     its heading's (or the title's) words that are the goal's (``FOCUS_WEIGHT``), a point
     each for a section and a document not yet in the capsule; navigation and release notes
-    go last. Ties: query words, retrieval rank, position. (Weighting facets by how few
-    sections name them was tried: on the judged set it lost recall, 0.80 to 0.73 at 4,000
-    tokens, favouring rare incidental words like "working" over the subject.)"""
+    go last. Ties: query words, retrieval rank, position. Tried on the judged set and
+    dropped: weighting facets by how few sections name them (0.80 to 0.73 recall at 4,000
+    tokens: it favoured rare incidental words like "working" over the subject) and a
+    retrieval-rank prior (0.83 to 0.82-0.78: it favoured one document over the sections
+    of others)."""
     score: float = 2 * len(c.facets & uncovered) + len(c.facets)
     if c.section is not None:
         score += 2 * len(c.section.heading_facets) + len(c.section.section_facets)

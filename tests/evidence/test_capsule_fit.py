@@ -140,3 +140,16 @@ def test_a_larger_budget_buys_more_distinct_evidence(many: Any) -> None:
         {e["uri"] for e in smaller["evidence"]}
     )
     assert larger["budget"]["usedTokens"] > 0.8 * 12000
+
+
+def test_navigation_and_release_notes_are_recognised() -> None:
+    from gno_core.evidence.answering import is_navigation, is_release_notes
+
+    contents = ["- [Daily notes](daily.md)", "- [Templates](templates.md)", "* [[graph-view]]"]
+    assert is_navigation(contents)
+    assert is_navigation(["See [[a]], [[b]] and [[c]]", "- [[d]]", "- [[e]]"])
+    assert not is_navigation(["Daily notes use a template.", "See [templates](t.md) for more."])
+    assert is_release_notes("release-notes.md", ("Release notes",))
+    assert is_release_notes("docs/notes.md", ("Release notes", "0.19.0"))
+    assert is_release_notes("advanced/deps.md", ("Details",), "Before FastAPI 0.106.0, the exit")
+    assert not is_release_notes("tutorial/deps.md", ("Dependencies with yield",), "Use yield.")
