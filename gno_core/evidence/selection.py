@@ -43,6 +43,7 @@ SHARE_CAP = (3, 5)
 FOCUS_WEIGHT = 4
 NAVIGATION_PENALTY = 100
 FLOOR_SLACK = 16
+MAX_CUTS = 3
 RELEASE_PENALTY = 50
 
 
@@ -70,7 +71,12 @@ def select(
     chosen: list[Candidate] = []
     per_doc: dict[str, int] = {}
     level = 0
-    floor: tuple[int, int] | None = None
+    # Before any passage: the bare capsule with every detail shed is the floor of all.
+    bare = assemble(frame, [], [*omitted, *_pending(pool)], facets, fast, SHED_LEVELS, check=False)
+    assert bare is not None
+    floor = _floor(bare, count)
+    gap_cost = {f: _gap_tokens(f, count) for f in facets}
+    cuts_left = MAX_CUTS
     while pool:
         # A span adding no uncovered facet, from a section that does not answer the goal, never
         # will: out at once, not one per step.
@@ -93,17 +99,23 @@ def select(
         # passage, the passages' descriptive fields only for one the goal needs (it adds an
         # uncovered facet, or it is the first).
         top = SHED_LEVELS if (best.facets & uncovered or not chosen) else 1
-        if not best.facets & uncovered and _surely_over(best, floor, budget, count):
+        may_cut = shrink is not None and top == SHED_LEVELS and cuts_left > 0
+        saved = sum(gap_cost[f] for f in best.facets & uncovered)
+        over = _surely_over(best, floor, budget, count, saved)
+        if over and not may_cut:
             omitted.append(Omitted("global_budget", best, rank=best.rank))
             continue
         pending = [*omitted, *_pending(pool)]
-        fitted = _fit(frame, [*chosen, best], pending, facets, fast, level, top)
-        if fitted is None and top == SHED_LEVELS and shrink is not None:
-            # Whole lines of the passage's start, if they still add what it was wanted for.
+        fitted = None if over else _fit(frame, [*chosen, best], pending, facets, fast, level, top)
+        if fitted is None and may_cut and shrink is not None:
+            # Whole lines of the passage's start, if they still add what it was wanted for;
+            # a few failed cuts say no passage will fit whole lines (each cut costs a search).
             cut = _shrunk(frame, chosen, best, pending, facets, fast, shrink)
             if cut is not None and (cut.facets & uncovered or not chosen):
                 best = cut
                 fitted = _fit(frame, [*chosen, best], pending, facets, fast, level, top)
+            else:
+                cuts_left -= 1
         if fitted is None:
             omitted.append(Omitted("global_budget", best, rank=best.rank))
             continue
@@ -193,23 +205,30 @@ def _floor(capsule: dict[str, Any], count: Callable[[str], int]) -> tuple[int, i
     )
 
 
+def _gap_tokens(facet: str, count: Callable[[str], int]) -> int:
+    """What covering ``facet`` takes out of the capsule at most: its gap entry and its
+    place in ``unresolvedFacets``, with their commas."""
+    gap = canonical_bytes({"code": "global_budget_exhausted", "facet": facet})
+    return count(gap.decode("utf-8")) + count(canonical_bytes(facet).decode("utf-8")) + 2
+
+
 def _surely_over(
     cand: Candidate,
-    floor: tuple[int, int] | None,
+    floor: tuple[int, int],
     budget: dict[str, Any],
     count: Callable[[str], int],
+    saved: int,
 ) -> bool:
-    """True when one more passage that covers nothing new cannot fit: the capsule so far
-    without its omission items, plus the passage with its detail shed, is over a budget by
-    more than ``FLOOR_SLACK`` (the digits and counts that taking it could save). Spares the
-    whole-payload check for most of a large pool once the capsule is full."""
-    if floor is None:
-        return False
+    """True when one more passage cannot fit: the capsule so far without its omission items,
+    plus the passage with its detail shed, less the gaps it would close (``saved``), is over
+    a budget by more than ``FLOOR_SLACK`` (the digits, counts and warnings that taking it
+    could save). Spares the whole-payload check for most of a large pool once the capsule is
+    full, and for every candidate when the budget barely holds the capsule's own fields."""
     if cand.floor is None:
         lean = {k: v for k, v in cand.item.items() if k not in SHED_EVIDENCE_FIELDS}
         text = canonical_bytes(lean)
         cand.floor = (count(text.decode("utf-8")), len(text))
-    tokens = floor[0] + cand.floor[0] - FLOOR_SLACK + budget["safetyMarginTokens"]
+    tokens = floor[0] + cand.floor[0] - saved - FLOOR_SLACK + budget["safetyMarginTokens"]
     size = floor[1] + cand.floor[1] - FLOOR_SLACK + budget["safetyMarginBytes"]
     return bool(tokens > budget["requestedTokens"] or size > budget["requestedBytes"])
 
