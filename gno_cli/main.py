@@ -150,6 +150,7 @@ COMMAND_MODULES: dict[str, str] = {
     "links": "links",
     "backlinks": "links",
     "graph": "graph",
+    "impact": "integrity",
     "remember": "memory",
     "recall": "memory",
     "status": "health",

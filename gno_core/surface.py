@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from gno_core import contracts as wire
     from gno_core.contracts import (
         evidence_requests,
+        integrity_requests,
         memory_requests,
         refactors,
         requests,
@@ -90,6 +91,8 @@ class Facade(Protocol):
     def graph_path(self, request: requests.GraphPathRequest) -> wire.GraphPathResult: ...
 
     def graph_query(self, request: requests.GraphQueryRequest) -> wire.GraphQueryResult: ...
+
+    def impact(self, request: integrity_requests.ImpactRequest) -> wire.ImpactResult: ...
 
     def list_collections(self) -> wire.CollectionList: ...
 
@@ -208,6 +211,7 @@ OPERATIONS: frozenset[str] = frozenset(
         "graph_neighbors",
         "graph_path",
         "graph_query",
+        "impact",
         "section",
         "query_diagnose",
         "ask",

@@ -191,6 +191,13 @@ FULL_DESCRIPTIONS: dict[str, str] = {
         "its alias relation). maxDepth, maxNodes, frontierLimit and visitedLimit bound the "
         "walk; meta.truncatedBy names every cap that was hit."
     ),
+    "gno_impact": (
+        "Find what depends on one document before editing it: walks inbound wiki and Markdown "
+        "links, embeds and typed frontmatter edges breadth first. Each impacted document "
+        "carries its depth and one evidence path of links to the root. maxDepth, maxNodes, "
+        "maxEdges, frontierLimit and visitedLimit bound the walk; meta.truncatedBy names every "
+        "cap that was hit."
+    ),
     "gno_graph_neighbors": (
         "Find incoming and outgoing graph neighbors of one document in the gno_graph "
         "projection, with link type, weight and confidence; use after gno_query finds a seed "

@@ -189,6 +189,15 @@ ROUTES: tuple[RestRoute, ...] = (
         response=(_m("graph", "GraphPathResult"),),
     ),
     RestRoute(
+        "GET",
+        "/api/impact",
+        f"what depends on one document: inbound links and typed edges (ref: {REF_FORMS})",
+        operation="impact",
+        request=_m("integrity_requests", "ImpactRequest"),
+        source="query",
+        response=(_m("impact", "ImpactResult"),),
+    ),
+    RestRoute(
         "POST",
         "/api/memory/recall",
         "recall remembered facts for a query",

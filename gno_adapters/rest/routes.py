@@ -287,13 +287,15 @@ def register_rest(
                 return _failure(exc)
             return await call(lambda f: f.backlinks_wire(got.ref, collection=got.collection))
 
-    # The graph reads take their fields from the query string, like the document reads.
+    # The graph reads and impact take their fields from the query string, like the document
+    # reads (a model of another module than ``requests`` is named ``module:Class``).
     graph_routes = (
         # The whole graph is sent in the wire form it is built in (``graph_wire``).
         ("graph", "/api/graph", "GraphRequest", "graph_wire"),
         ("graph_query", "/api/graph/query", "GraphQueryRequest", "graph_query"),
         ("graph_neighbors", "/api/graph/neighbors", "GraphNeighborsRequest", "graph_neighbors"),
         ("graph_path", "/api/graph/path", "GraphPathRequest", "graph_path"),
+        ("impact", "/api/impact", "integrity_requests:ImpactRequest", "impact"),
     )
     for operation, path, model_name, method in graph_routes:
         if operation in capabilities:
@@ -375,9 +377,10 @@ def _graph_view(
     model_name: str,
 ) -> Callable[[], Awaitable[Response]]:
     async def view() -> Response:
-        from gno_core.contracts import requests
+        import importlib
 
-        model = getattr(requests, model_name)
+        module, _, name = model_name.rpartition(":")
+        model = getattr(importlib.import_module(f"gno_core.contracts.{module or 'requests'}"), name)
         try:
             got = model.model_validate(_query_fields(model))
         except Exception as exc:

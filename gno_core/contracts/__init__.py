@@ -83,6 +83,12 @@ if TYPE_CHECKING:
         ProjectionMeta,
         UnresolvedLinks,
     )
+    from gno_core.contracts.impact import (
+        ImpactedDocument,
+        ImpactMeta,
+        ImpactResult,
+        ImpactStep,
+    )
     from gno_core.contracts.links import (
         Backlink,
         BacklinksMeta,
@@ -226,6 +232,10 @@ __all__ = [
     "HttpError",
     "HttpErrorData",
     "HttpErrorObject",
+    "ImpactMeta",
+    "ImpactResult",
+    "ImpactStep",
+    "ImpactedDocument",
     "IndexResult",
     "IngestErrorInfo",
     "IsolatedNotes",

@@ -13,7 +13,8 @@ and its signature into ``gno_core.surface.Facade``, which mypy checks ``Gno`` ag
 - ``graph.py``: graph, neighbours, path, typed traversal;
 - ``evidence.py``: context, verify, section, query diagnose, ask;
 - ``memory.py``: recall, remember;
-- ``refactors.py``: rename, move and duplicate a note without breaking links.
+- ``refactors.py``: rename, move and duplicate a note without breaking links;
+- ``integrity.py``: impact (what depends on a document) and the knowledge audit.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING
 from gno_core.facade.evidence import EvidenceCalls
 from gno_core.facade.graph import GraphCalls
 from gno_core.facade.indexing import IndexingCalls
+from gno_core.facade.integrity import IntegrityCalls
 from gno_core.facade.memory import MemoryCalls
 from gno_core.facade.reads import ReadCalls
 from gno_core.facade.refactors import RefactorCalls
@@ -35,7 +37,14 @@ __all__ = ["Gno"]
 
 
 class Gno(
-    ReadCalls, IndexingCalls, WriteCalls, GraphCalls, EvidenceCalls, MemoryCalls, RefactorCalls
+    ReadCalls,
+    IndexingCalls,
+    WriteCalls,
+    GraphCalls,
+    EvidenceCalls,
+    MemoryCalls,
+    RefactorCalls,
+    IntegrityCalls,
 ):
     """One index of gno and everything that can be done with it.
 

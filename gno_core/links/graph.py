@@ -229,6 +229,18 @@ class Graph:
             ),
         )
 
+    # -- what other rooms read of a node (the impact walk) --------------------------------
+
+    def node_key(self, ref: str) -> Key:
+        """The document ``ref`` names (a reference, a bare relPath or an exact title)."""
+        return self._node_key(ref, None)
+
+    def docref(self, key: Key) -> DocRef:
+        return self._docref(key)
+
+    def wire_document(self, key: Key, doc: DocRef) -> graph_contract.GraphDocument:
+        return self._document(key, doc)
+
     # -- helpers --------------------------------------------------------------------------
 
     def _collection(self, name: str | None) -> str | None:

@@ -91,6 +91,7 @@ def test_registry_names_and_order() -> None:
         "gno_similar",
         "gno_graph",
         "gno_graph_query",
+        "gno_impact",
         "gno_graph_neighbors",
         "gno_graph_path",
         "gno_job_status",

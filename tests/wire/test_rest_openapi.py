@@ -90,6 +90,7 @@ def test_doc_names_uri_as_the_deprecated_alias_of_ref() -> None:
         "/api/backlinks",
         "/api/graph/query",
         "/api/graph/neighbors",
+        "/api/impact",
     }
 
 
@@ -116,6 +117,7 @@ CALLS: list[tuple[str, str, dict[str, Any], int]] = [
     ("GET", "/api/graph/query", {"ref": ALPHA}, 200),
     ("GET", "/api/graph/neighbors", {"ref": ALPHA}, 200),
     ("GET", "/api/graph/path", {"from": ALPHA, "to": ALPHA}, 200),
+    ("GET", "/api/impact", {"ref": ALPHA}, 200),
     ("POST", "/api/memory/recall", {"query": "foam", "collection": "notes", "scopes": ["t"]}, 200),
     (
         "POST",

@@ -1,0 +1,28 @@
+"""``gno_impact`` (what depends on a document)."""
+
+from __future__ import annotations
+
+from gno_adapters.mcp.jsonrpc import JSONObject
+from gno_adapters.mcp.registry import ToolDef
+from gno_adapters.mcp.tools.common import ToolCall, tool_result
+from gno_adapters.mcp.tools.schema import DerivedSchema, validated
+
+INTEGRITY_REQUESTS = "gno_core.contracts.integrity_requests"
+
+
+def _impact(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.integrity_requests import ImpactRequest
+    from gno_core.integrity.text import impact_lines
+
+    req = validated(ImpactRequest, call.arguments)
+    res = call.facade.impact(req)
+    return tool_result("\n".join(impact_lines(res)), res)
+
+
+IMPACT = ToolDef(
+    name="gno_impact",
+    input_schema=DerivedSchema(f"{INTEGRITY_REQUESTS}:ImpactRequest"),
+    output="impact",
+    handler=_impact,
+    requires="impact",
+)
