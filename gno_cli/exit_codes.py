@@ -5,6 +5,11 @@ from __future__ import annotations
 
 #: ``serve``/``daemon --status`` or ``--stop`` found no live server.
 NOT_RUNNING = 3
+#: ``gno audit`` found problems (a rule failed) in a complete report.
+AUDIT_FINDINGS = 4
+#: ``gno audit`` could not finish: a partial report (cancelled, a rule unavailable or
+#: inconclusive) or the index changed during it.
+AUDIT_PARTIAL = 5
 #: Ctrl-C.
 INTERRUPTED = 130
 #: The reader of stdout left (``gno search x | head``): the status of a process killed by SIGPIPE.
@@ -18,7 +23,14 @@ MEANINGS: dict[int, str] = {
     ),
     2: "runtime failure while doing valid work (I/O, database, model, a lock held)",
     NOT_RUNNING: "not running: `serve`/`daemon --status` or `--stop` found no live server",
-    4: "conflict to retry: re-read the memory and write again",
+    AUDIT_FINDINGS: (
+        "conflict to retry: re-read the memory and write again; or `audit` found problems "
+        "(a complete report with a failing rule)"
+    ),
+    AUDIT_PARTIAL: (
+        "`audit` could not finish: the report is partial (a rule unavailable or inconclusive, "
+        "cancelled) or the index changed during it; never a clean result"
+    ),
     INTERRUPTED: "interrupted (Ctrl-C)",
     BROKEN_PIPE: "the reader of stdout went away (a pipe into `head`), as SIGPIPE",
 }

@@ -151,6 +151,7 @@ COMMAND_MODULES: dict[str, str] = {
     "backlinks": "links",
     "graph": "graph",
     "impact": "integrity",
+    "audit": "integrity",
     "remember": "memory",
     "recall": "memory",
     "status": "health",

@@ -94,6 +94,12 @@ class Facade(Protocol):
 
     def impact(self, request: integrity_requests.ImpactRequest) -> wire.ImpactResult: ...
 
+    def audit(
+        self,
+        request: integrity_requests.AuditRequest,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> wire.AuditReport: ...
+
     def list_collections(self) -> wire.CollectionList: ...
 
     def add_collection_at(
@@ -212,6 +218,7 @@ OPERATIONS: frozenset[str] = frozenset(
         "graph_path",
         "graph_query",
         "impact",
+        "audit",
         "section",
         "query_diagnose",
         "ask",

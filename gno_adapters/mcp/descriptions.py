@@ -198,6 +198,14 @@ FULL_DESCRIPTIONS: dict[str, str] = {
         "maxEdges, frontierLimit and visitedLimit bound the walk; meta.truncatedBy names every "
         "cap that was hit."
     ),
+    "gno_audit": (
+        "Audit the knowledge base, read-only and offline: links that point nowhere or to "
+        "several notes, orphan notes, captures without a source record, invalid memory facts, "
+        "unreadable or drifted sources and an outdated index. Each rule answers pass, fail, "
+        "skip, unavailable or inconclusive; findings carry stable ids, evidence and guidance, "
+        "at most maxFindings (1-1000) with exact totals. A cancelled call returns a partial "
+        "report."
+    ),
     "gno_graph_neighbors": (
         "Find incoming and outgoing graph neighbors of one document in the gno_graph "
         "projection, with link type, weight and confidence; use after gno_query finds a seed "

@@ -199,6 +199,15 @@ ROUTES: tuple[RestRoute, ...] = (
     ),
     RestRoute(
         "POST",
+        "/api/audit",
+        "the read-only knowledge audit: links, provenance, freshness (audit-report@1.0)",
+        operation="audit",
+        request=_m("integrity_requests", "AuditRequest"),
+        source="body",
+        response=(_m("audit", "AuditReport"),),
+    ),
+    RestRoute(
+        "POST",
         "/api/memory/recall",
         "recall remembered facts for a query",
         operation="recall",

@@ -306,6 +306,18 @@ def register_rest(
                 methods=["GET"],
             )
 
+    if "audit" in capabilities:
+
+        @app.post("/api/audit")
+        async def audit() -> Response:
+            from gno_core.contracts.integrity_requests import AuditRequest
+
+            try:
+                body = AuditRequest.model_validate(await _body())
+            except Exception as exc:
+                return _failure(exc)
+            return await call(lambda f: f.audit(body))
+
     if "recall" in capabilities:
 
         @app.post("/api/memory/recall")

@@ -1,4 +1,5 @@
-"""``gno impact`` (what depends on a document)."""
+"""``gno impact`` (what depends on a document) and ``gno audit`` (is the knowledge base
+sound: exit 0 clean, 4 findings, 5 partial)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     defer(i, _impact_options)
     i.set_defaults(handler=run_impact)
+    a = sub.add_parser(
+        "audit", help="read-only audit of links, provenance and freshness (exit 4: findings)"
+    )
+    defer(a, _audit_options)
+    a.set_defaults(handler=run_audit)
 
 
 def _impact_options(i: argparse.ArgumentParser) -> None:
@@ -38,3 +44,52 @@ def run_impact(ctx: Context) -> int:
     for line in impact_lines(res, cli=True):
         emit(line)
     return 0
+
+
+def _audit_options(a: argparse.ArgumentParser) -> None:
+    from gno_core.contracts.integrity_requests import AuditRequest
+
+    a.add_argument(
+        "category",
+        nargs="?",
+        choices=("links", "provenance", "freshness", "all"),
+        help="rule group to run (default: all)",
+    )
+    add_request_options(a, AuditRequest)
+    a.add_argument("-o", "--output", metavar="FILE", help="also write the JSON report to FILE")
+
+
+def run_audit(ctx: Context) -> int:
+    from gno_cli.exit_codes import AUDIT_FINDINGS, AUDIT_PARTIAL
+    from gno_core.contracts.integrity_requests import AuditRequest
+    from gno_core.integrity.text import audit_lines
+
+    req = validated(ctx.args, AuditRequest)
+    report = ctx.gno.audit(req)
+    output = getattr(ctx.args, "output", None)
+    if output:
+        _write_report(output, report.wire())
+    if ctx.json:
+        emit_json(report)
+    else:
+        for line in audit_lines(report):
+            emit(line)
+    if report.status == "failed":
+        return 2
+    if report.status != "complete":
+        return AUDIT_PARTIAL
+    return AUDIT_FINDINGS if any(r.status == "fail" for r in report.rules) else 0
+
+
+def _write_report(path: str, payload: dict[str, object]) -> None:
+    import json
+    from pathlib import Path
+
+    from gno_core.errors import RuntimeFailure
+
+    try:
+        Path(path).write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", "utf-8")
+    except OSError as exc:
+        raise RuntimeFailure(
+            f"Cannot write {path}: {exc.strerror or exc}", details={"path": path}
+        ) from exc

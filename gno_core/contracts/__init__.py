@@ -16,6 +16,21 @@ from gno_core.contracts.catalogue import SCHEMA_NAMES, WHERE
 
 if TYPE_CHECKING:
     from gno_core.contracts.ask import AskResult
+    from gno_core.contracts.audit import (
+        AuditCounts,
+        AuditEvidence,
+        AuditFinding,
+        AuditFingerprints,
+        AuditLocation,
+        AuditPolicy,
+        AuditReport,
+        AuditRule,
+        AuditScope,
+        AuditSubject,
+        AuditTiming,
+        AuditTruncation,
+        AuditVersions,
+    )
     from gno_core.contracts.base import WireModel
     from gno_core.contracts.clients import McpEntry, McpInstallResult, McpStatus, McpTargetStatus
     from gno_core.contracts.collections import (
@@ -181,6 +196,19 @@ __all__ = [
     "ApiIndex",
     "ApiRoute",
     "AskResult",
+    "AuditCounts",
+    "AuditEvidence",
+    "AuditFinding",
+    "AuditFingerprints",
+    "AuditLocation",
+    "AuditPolicy",
+    "AuditReport",
+    "AuditRule",
+    "AuditScope",
+    "AuditSubject",
+    "AuditTiming",
+    "AuditTruncation",
+    "AuditVersions",
     "Backlink",
     "BacklinksMeta",
     "BacklinksResult",

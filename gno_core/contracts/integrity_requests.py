@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from gno_core.contracts.fields import Cli
 from gno_core.contracts.search_request import DocRef, Request
 
-__all__ = ["ImpactRequest"]
+__all__ = ["AuditRequest", "ImpactRequest"]
 
 
 class ImpactRequest(Request):
@@ -31,4 +31,47 @@ class ImpactRequest(Request):
     )
     visited_limit: int = Field(
         default=500, ge=1, le=5000, description="Maximum documents visited (1-5000)"
+    )
+
+
+class AuditRequest(Request):
+    """The knowledge audit (``Gno.audit``): read-only and offline."""
+
+    category: Annotated[
+        Literal["links", "provenance", "freshness", "all"],
+        Cli(skip=True),  # the CLI takes it as a positional word,
+    ] = Field(default="all", description="Rule group to run: links, provenance, freshness or all")
+    collection: str | None = Field(default=None, description="Audit one collection only")
+    path: str | None = Field(
+        default=None, max_length=1024, description="Audit documents under this relative-path prefix"
+    )
+    tag: str | None = Field(
+        default=None, max_length=256, description="Audit documents with this tag"
+    )
+    max_findings: int = Field(
+        default=100,
+        ge=1,
+        le=1000,
+        description="Findings returned at most (1-1000); totals stay exact",
+    )
+    max_age_days: int | None = Field(
+        default=None, ge=1, le=36500, description="Flag documents older than this many days"
+    )
+    orphan_roots: Annotated[
+        list[str] | None,
+        Cli(flags=("--orphan-root",), repeat=True, help="an entry note (repeatable)"),
+    ] = Field(
+        default=None,
+        max_length=64,
+        description="Entry documents: an orphan is then a document none of them reaches",
+    )
+    orphan_ignore_prefixes: Annotated[
+        list[str] | None,
+        Cli(
+            flags=("--orphan-ignore-prefix",),
+            repeat=True,
+            help="a path prefix never an orphan (repeatable)",
+        ),
+    ] = Field(
+        default=None, max_length=64, description="Relative-path prefixes never reported as orphans"
     )

@@ -127,3 +127,46 @@ def test_cli_impact_on_sqlite(
     text = cli.ok("impact", "notes/hub.md", "--max-depth", "1").out
     assert "raise --max-depth" in text
     assert cli("impact", "notes/none.md").code == 1
+
+
+def test_mcp_and_rest_audit(adapters: Adapters) -> None:
+    peer = Peer(facade=lambda: build(adapters))
+    peer.initialize()
+
+    def call(**arguments: Any) -> dict[str, Any]:
+        params = {"name": "gno_audit", "arguments": arguments}
+        response = peer.request("tools/call", params)
+        return response.get("result") or response
+
+    res = call(category="links", maxFindings=5)
+    assert_valid("audit-report", res["structuredContent"])
+    report = res["structuredContent"]
+    assert [r["id"] for r in report["rules"]] == [
+        "links.local-targets",
+        "links.ambiguous-targets",
+        "links.orphans",
+        "links.parser-boundary",
+    ]
+    assert report["scope"]["policy"]["maxFindings"] == 5
+    assert res["content"][0]["text"].startswith("Audit of 4 documents (notes; links): ")
+    assert call(category="everything")["isError"] is True
+    assert call(maxFindings=1001)["isError"] is True
+    refused = call(category="links", severity="error")
+    assert refused.get("isError") is True or "error" in refused
+
+    app = Quart(__name__)
+    register_rest(app, _Runner(lambda: build(adapters)))
+
+    async def go() -> list[tuple[int, Any]]:
+        client = app.test_client()
+        out = []
+        for body in ({"category": "all", "orphanIgnorePrefixes": ["a"]}, {"bogus": 1}):
+            response = await client.post("/api/audit", json=body)
+            out.append((response.status_code, await response.get_json()))
+        return out
+
+    ok, closed = asyncio.run(go())
+    assert ok[0] == 200
+    assert_valid("audit-report", ok[1])
+    assert ok[1]["scope"]["policy"]["orphanIgnorePrefixes"] == ["a"]
+    assert closed[0] == 400 and closed[1]["error"]["code"] == "VALIDATION"

@@ -111,6 +111,7 @@ def test_gno_mcp_serves_a_real_index(foam_env: dict[str, str], mode: str) -> Non
         "gno_graph",
         "gno_graph_query",
         "gno_impact",
+        "gno_audit",
         "gno_graph_neighbors",
         "gno_graph_path",
         "gno_job_status",

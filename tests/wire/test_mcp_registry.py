@@ -92,6 +92,7 @@ def test_registry_names_and_order() -> None:
         "gno_graph",
         "gno_graph_query",
         "gno_impact",
+        "gno_audit",
         "gno_graph_neighbors",
         "gno_graph_path",
         "gno_job_status",

@@ -98,6 +98,7 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
         "gno_graph",
         "gno_graph_query",
         "gno_impact",
+        "gno_audit",
         "gno_graph_neighbors",
         "gno_graph_path",
         "gno_job_status",

@@ -118,6 +118,7 @@ CALLS: list[tuple[str, str, dict[str, Any], int]] = [
     ("GET", "/api/graph/neighbors", {"ref": ALPHA}, 200),
     ("GET", "/api/graph/path", {"from": ALPHA, "to": ALPHA}, 200),
     ("GET", "/api/impact", {"ref": ALPHA}, 200),
+    ("POST", "/api/audit", {"category": "links", "maxFindings": 5}, 200),
     ("POST", "/api/memory/recall", {"query": "foam", "collection": "notes", "scopes": ["t"]}, 200),
     (
         "POST",

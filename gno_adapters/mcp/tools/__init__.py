@@ -14,7 +14,7 @@ from gno_adapters.mcp.tools.evidence import (
 )
 from gno_adapters.mcp.tools.graph import GRAPH, GRAPH_NEIGHBORS, GRAPH_PATH, GRAPH_QUERY
 from gno_adapters.mcp.tools.health import PEEK, STATUS
-from gno_adapters.mcp.tools.integrity import IMPACT
+from gno_adapters.mcp.tools.integrity import AUDIT, IMPACT
 from gno_adapters.mcp.tools.links import BACKLINKS, LINKS
 from gno_adapters.mcp.tools.memory import RECALL, REMEMBER
 from gno_adapters.mcp.tools.refactors import DUPLICATE_NOTE, MOVE_NOTE, RENAME_NOTE
@@ -58,6 +58,7 @@ ALL_TOOLS: tuple[ToolDef, ...] = (
     GRAPH,
     GRAPH_QUERY,
     IMPACT,
+    AUDIT,
     GRAPH_NEIGHBORS,
     GRAPH_PATH,
     ADD_COLLECTION,

@@ -1,4 +1,5 @@
-"""``gno_impact`` (what depends on a document)."""
+"""``gno_impact`` (what depends on a document) and ``gno_audit`` (the read-only knowledge
+audit, ``audit-report@1.0``)."""
 
 from __future__ import annotations
 
@@ -25,4 +26,23 @@ IMPACT = ToolDef(
     output="impact",
     handler=_impact,
     requires="impact",
+)
+
+
+def _audit(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.integrity_requests import AuditRequest
+    from gno_core.integrity.text import audit_lines
+
+    req = validated(AuditRequest, call.arguments)
+    # A cancelled request stops at the next document: the report is partial, never clean.
+    res = call.facade.audit(req, cancelled=call.ctx.cancelled.is_set)
+    return tool_result("\n".join(audit_lines(res)), res)
+
+
+AUDIT = ToolDef(
+    name="gno_audit",
+    input_schema=DerivedSchema(f"{INTEGRITY_REQUESTS}:AuditRequest"),
+    output="audit-report",
+    handler=_audit,
+    requires="audit",
 )
