@@ -30,6 +30,9 @@ NOTES = {
     "gone.md": "# Gone\n",
     "changed.md": "# Changed\n",
     "inbox/2026-01-01/capture-0123456789ab.md": "---\nsource:\n  kind: web\n---\n# Cap\n",
+    # another tool's source: records (dendron-site has both kinds) are not gno captures
+    "foreign.md": "---\nsource:\n  sourceFileHash: abc\n---\n# Foreign\n",
+    "quoted.md": "---\nsource: https://example.org/page\n---\n# Quoted\n",
 }
 FACTS = {"facts/mem-broken.md": "---\nkind: fact\n---\nnot a valid fact\n"}
 EVERY_RULE = {

@@ -36,8 +36,8 @@ def _problems(source: Any) -> list[str]:
 
 
 def capture_source(frame: Frame) -> Outcome:
-    """A note that carries a ``source:`` mapping, or is named as ``gno capture`` names notes,
-    is a capture; its source record must have a known kind, a capturedAt time and, for the
+    """A note whose ``source:`` mapping has gno's capture keys (``kind``, ``capturedAt``), or
+    that is named as ``gno capture`` names notes, is a capture; its source record must have a known kind, a capturedAt time and, for the
     web, a url."""
     found: list[AuditFinding] = []
     checked = unknown = 0
@@ -50,12 +50,15 @@ def capture_source(frame: Frame) -> Outcome:
             continue
         front = frame.front(doc) or {}
         named = CAPTURE_NAME.search(doc.rel_path) is not None
-        if "source" not in front and not named:
+        record = front.get("source")
+        # Another tool's ``source:`` (a string, a mapping without kind or capturedAt) is not
+        # a gno capture record: only the capture shape and the capture name are checked.
+        shaped = isinstance(record, dict) and bool({"kind", "capturedAt"} & set(record))
+        if not shaped and not named:
             continue
         checked += 1
         problems = _problems(front.get("source"))
         if problems:
-            record = front.get("source")
             evidence: list[tuple[str, Any]] = [("problem", p) for p in problems]
             if isinstance(record, dict):
                 evidence.append(("sourceKeys", ", ".join(sorted(map(str, record)))))
