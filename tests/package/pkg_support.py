@@ -139,6 +139,17 @@ def proc_rss_mib(pid: int) -> float:
     return kib / 1024
 
 
+def proc_open_files(pid: int, under: Path) -> list[str]:
+    """The files under ``under`` that ``pid`` holds open (its index connections among them)."""
+    found = []
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with suppress(OSError):
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            if target.startswith(str(under)):
+                found.append(target)
+    return sorted(found)
+
+
 def proc_children(pid: int) -> list[int]:
     children: list[int] = []
     for task in os.listdir(f"/proc/{pid}/task"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,6 +21,7 @@ from pkg_support import (
     detached,
     gno,
     proc_children,
+    proc_open_files,
     proc_rss_mib,
     proc_threads,
     server_pid,
@@ -108,7 +110,7 @@ def resident_status(base: str) -> dict[str, Any]:
 def test_repeated_http_calls_reuse_one_resident_process_store_and_model(
     gno_env: dict[str, str], serving: dict[str, Any]
 ) -> None:
-    """Many short MCP sessions, four at a time, each running lexical, vector and hybrid
+    """Sixteen short MCP sessions, four at a time, each running lexical, vector and hybrid
     retrieval: one process (the pid file's), no process or thread started per call, one model
     loaded for every worker thread, the same listener and one uninterrupted uptime."""
     base, pid = serving["base"], serving["pid"]
@@ -130,17 +132,22 @@ def test_repeated_http_calls_reuse_one_resident_process_store_and_model(
     first = resident_status(base)
     threads, children, rss = proc_threads(pid), proc_children(pid), proc_rss_mib(pid)
 
-    async def rounds() -> None:
-        for start in range(0, 12, 4):
-            await asyncio.gather(*(session(i) for i in range(start, start + 4)))
+    async def rounds(start: int, stop: int) -> None:
+        for batch in range(start, stop, 4):
+            await asyncio.gather(*(session(i) for i in range(batch, batch + 4)))
 
-    asyncio.run(rounds())
+    asyncio.run(rounds(0, 4))  # every reader thread has opened its index connection by now
+    data = Path(gno_env["GNO_DATA_DIR"])
+    store = proc_open_files(pid, data)
+    assert any(name.endswith(".sqlite") for name in store), store
+    asyncio.run(rounds(4, 16))
     later = resident_status(base)
     assert server_pid(gno_env) == pid
     assert later["listenerPort"] == first["listenerPort"] == serving["port"]
     assert later["uptimeSeconds"] > first["uptimeSeconds"]  # the same gateway all along
     assert later["admission"] == {"state": "accepting", "activeRequests": 0, "queuedRequests": 0}
     assert proc_children(pid) == children  # no worker process per call
+    assert proc_open_files(pid, data) == store  # the same index connections, none per call
     # Every reader thread embeds with the model the first one loaded: no thread pool of a second
     # inference session, and not the ~30 MiB a second copy of the model takes.
     assert proc_threads(pid) == threads
