@@ -5,6 +5,7 @@ source tree ships (model files, ``py.typed``) and schemas equal to the committed
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import sysconfig
 from importlib import metadata
@@ -56,7 +57,16 @@ def test_the_console_scripts_run_the_installed_code(gno_env: dict[str, str]) -> 
 
 
 def source_files() -> set[str]:
-    """The runtime files of the source tree: its packages without caches and bytecode."""
+    """The runtime files of the source tree: the files git tracks in its packages (in a copy
+    without git: every file there but caches and bytecode)."""
+    tracked = subprocess.run(
+        ["git", "-C", str(SOURCE), "ls-files", "-z", "--", *PACKAGES],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    if tracked.returncode == 0 and tracked.stdout:
+        return set(filter(None, tracked.stdout.split("\0")))
     found: set[str] = set()
     for package in PACKAGES:
         for path in (SOURCE / package).rglob("*"):
