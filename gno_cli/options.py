@@ -113,9 +113,21 @@ def _add_field(target: Any, spec: FieldSpec) -> None:
         options["type"] = int if spec.kind == "int" else float
     elif spec.kind == "choice":
         options["choices"] = list(spec.choices)
+    elif spec.kind == "json":
+        options["type"] = json_value
     if name == "collection" and spec.kind == "str":
         options["action"] = OneCollection
     target.add_argument(*(cli.flags or (long,)), **options)
+
+
+def json_value(text: str) -> Any:
+    """An option given as one JSON document (``--filter``); the request model judges it."""
+    import json
+
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not valid JSON: {exc}") from exc
 
 
 def request_values(args: argparse.Namespace, model: type[BaseModel]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from gno_core.facts import FactRecord, InvalidFact
+from gno_core.metadata.extract import VALID_EMPTY, DocumentMetadata
 
 # The values of the read path, named here too (see ``gno_core.read_values``).
 from gno_core.read_values import (
@@ -65,8 +66,8 @@ __all__ = [
 #: Bump to force every document to be re-processed on the next sync (chunker or parser change).
 # 2: links and document names extracted at sync; 3: converters; 4: inline tags; 5: Markdown and
 # text mirrors keep every source line (line numbers are the file's); 6: link reference
-# definitions are links
-INGEST_VERSION = 6
+# definitions are links; 7: typed ``gno.metadata`` extracted
+INGEST_VERSION = 7
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +133,8 @@ class IndexedDocument:
     fact: FactRecord | InvalidFact | None = None
     #: the chunking policy its chunks were made with (``ChunkingConfig.policy_key``)
     chunking: str | None = None
+    #: the typed ``gno.metadata`` map and its extraction state (``gno_core.metadata``)
+    metadata: DocumentMetadata = VALID_EMPTY
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,10 @@ faster than a frozen dataclass, which costs over a millisecond.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from gno_core.contracts.metadata import MetadataPredicate
 
 __all__ = [
     "Chunk",
@@ -85,6 +88,8 @@ class SearchFilters(NamedTuple):
     exclude_terms: tuple[str, ...] = ()
     # Memory recall: only current, valid fact records sharing a scope with these.
     memory_scopes: tuple[str, ...] | None = None
+    #: The typed metadata predicate (``gno_core.metadata.evaluate`` says what matches).
+    metadata: MetadataPredicate | None = None
 
 
 class LexicalHit(NamedTuple):

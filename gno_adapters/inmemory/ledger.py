@@ -136,7 +136,7 @@ class InMemoryLedger:
         tags = frozenset(normalize_tag(t) for t in item.meta.tags if t.strip())
         date_ns = parse_document_date(item.meta.date) or item.source_mtime_ns
         self._s.rows[key] = _Row(
-            doc, item.ingest_version, fields, tags, date_ns, item.fact, item.chunking
+            doc, item.ingest_version, fields, tags, date_ns, item.fact, item.chunking, item.metadata
         )
         self._s.failures.pop(key, None)
         self._s.failure_seq.pop(key, None)

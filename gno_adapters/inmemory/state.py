@@ -16,6 +16,8 @@ from gno_core.domain import (
 )
 from gno_core.facts import FactRecord, InvalidFact
 from gno_core.identity import parse_uri
+from gno_core.metadata.evaluate import matches
+from gno_core.metadata.extract import VALID_EMPTY, DocumentMetadata
 from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import Vector
 
@@ -29,6 +31,7 @@ class _Row:
     date_ns: int
     fact: FactRecord | InvalidFact | None = None
     chunking: str | None = None
+    metadata: DocumentMetadata = VALID_EMPTY
 
 
 def normalize_tag(tag: str) -> str:
@@ -125,6 +128,8 @@ def _uri_key(uri: str) -> tuple[str, str]:
 def eligible(row: _Row, f: SearchFilters, state: InMemoryState) -> bool:
     d = row.doc
     if f.memory_scopes is not None and not state.current_fact_in(row, f.memory_scopes):
+        return False
+    if f.metadata is not None and not matches(row.metadata.state, row.metadata.values, f.metadata):
         return False
     meta: DocumentMeta = d.meta
     if f.collections and d.collection not in f.collections:

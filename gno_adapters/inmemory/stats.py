@@ -8,6 +8,7 @@ from gno_core.domain import (
     FailureRecord,
     IndexCounts,
 )
+from gno_core.metadata.extract import VALID
 
 
 class InMemoryStats:
@@ -62,3 +63,13 @@ class InMemoryStats:
 
     def last_indexed_at(self) -> str | None:
         return max((r.doc.indexed_at for r in self._s.rows.values()), default=None)
+
+    def unsettled_metadata(self, collections: tuple[str, ...] | None = None) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for (collection, _), row in self._s.rows.items():
+            if not row.doc.active or row.metadata.state == VALID:
+                continue
+            if collections and collection not in collections:
+                continue
+            out[row.metadata.state] = out.get(row.metadata.state, 0) + 1
+        return out

@@ -32,6 +32,7 @@ from gno_core.domain import (
     SyncBatch,
 )
 from gno_core.errors import DuplicateError
+from gno_core.metadata.extract import metadata_json
 from gno_core.ports.clock import Clock
 from gno_core.retrieval.dates import iso_from_ns, parse_document_date
 from gno_core.text.cjk import segment_for_index
@@ -205,13 +206,16 @@ class ApswLedger:
             item.ingest_version,
             now,
             item.chunking,
+            item.metadata.state,
+            metadata_json(item.metadata.values),
+            item.metadata.error,
         )
         settings = (
             "abs_path = ?, source_hash = ?, source_mime = ?, source_ext = ?, source_size = ?, "
             "source_mtime_ns = ?, mirror_hash = ?, title = ?, content_type = ?, categories = ?, "
             "author = ?, date = ?, date_ns = ?, language = ?, tags = ?, converter_id = ?, "
             "converter_version = ?, converter_warnings = ?, ingest_version = ?, indexed_at = ?, "
-            "chunking = ?, active = 1"
+            "chunking = ?, metadata_state = ?, metadata = ?, metadata_error = ?, active = 1"
         )
         if old is not None:
             doc_id = old[0]
@@ -225,8 +229,8 @@ class ApswLedger:
                 "source_ext, source_size, source_mtime_ns, mirror_hash, title, content_type, "
                 "categories, author, date, date_ns, language, tags, converter_id, "
                 "converter_version, converter_warnings, ingest_version, indexed_at, chunking, "
-                "active) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                "metadata_state, metadata, metadata_error, active) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
                 (item.collection, item.rel_path, *values),
             )
             doc_id = conn.last_insert_rowid()

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 BM25_WEIGHTS = (1.5, 4.0, 1.0)  # path, title, body
+#: The window a typed-filtered search checks first: this many times its limit, at least
+#: ``METADATA_WINDOW_MIN`` best matches.
+METADATA_WINDOW_FACTOR = 40
+METADATA_WINDOW_MIN = 400
 
 
 def phrase_sql(clause: Clause) -> str | None:
@@ -121,6 +125,12 @@ def filter_sql(f: SearchFilters, alias: str = "d") -> FilterSql:
         condition, scope_params = memory_filter_sql(f.memory_scopes, alias)
         conds.append(condition)
         params.extend(scope_params)
+    if f.metadata is not None:
+        from gno_adapters.sqlite.metadata_sql import metadata_sql  # typed filters only
+
+        condition, metadata_params = metadata_sql(f.metadata, alias)
+        conds.append(condition)
+        params.extend(metadata_params)
     return FilterSql(" AND ".join(conds), tuple(params))
 
 
@@ -145,10 +155,11 @@ def search_sql(columns: str, filters: FilterSql) -> str:
     )
 
 
-def top_search_sql(columns: str) -> str:
-    """The unfiltered fast path; parameters: MATCH string, window, limit. FTS5 ranks and keeps
-    the best ``window`` ids; only those are joined to ``documents``. Each row also carries the
-    window's size and its worst score, so the caller can prove nothing outside it could rank."""
+def top_search_sql(columns: str, where: str = "d.active = 1") -> str:
+    """The windowed fast path; parameters: MATCH string, window, the ``where`` parameters,
+    limit. FTS5 ranks and keeps the best ``window`` ids; only those are joined to ``documents``
+    and checked against ``where``. Each row also carries the window's size and its worst score,
+    so the caller can prove nothing outside it could rank."""
     w = ", ".join(str(x) for x in BM25_WEIGHTS)
     return (
         "WITH top(id, score) AS MATERIALIZED ("
@@ -157,7 +168,7 @@ def top_search_sql(columns: str) -> str:
         "edge(n, worst) AS MATERIALIZED (SELECT count(*), max(score) FROM top) "
         f"SELECT {columns}, -top.score, edge.n, edge.worst "
         "FROM top CROSS JOIN documents d ON d.id = top.id CROSS JOIN edge "
-        "WHERE d.active = 1 ORDER BY top.score, d.collection, d.rel_path LIMIT ?"
+        f"WHERE {where} ORDER BY top.score, d.collection, d.rel_path LIMIT ?"
     )
 
 
@@ -180,19 +191,34 @@ class ApswLexical:
             ranked = self._top_hits(expr, limit)
             if ranked is not None:
                 return ranked
+        elif filters.metadata is not None:
+            # A typed filter costs a JSON read per candidate: check it on a wide window of the
+            # best matches first (FTS5 ranks them alone, as unfiltered), and run the full query
+            # only when the window cannot prove the answer (a very selective filter).
+            window = max(METADATA_WINDOW_FACTOR * limit, METADATA_WINDOW_MIN)
+            ranked = self._top_hits(expr, limit, where, window)
+            if ranked is not None:
+                return ranked
         sql = search_sql(DOC_COLUMNS, where)
         rows = self._db.rows("searching", sql, (expr, *where.params, limit))
         return [LexicalHit(to_document(r[:-1]), float(r[-1])) for r in rows]
 
-    def _top_hits(self, expr: str, limit: int) -> list[LexicalHit] | None:
-        """Unfiltered search without joining every match: rank inside FTS5, join only a window
-        of the best ids, and prove the answer equals the full query's. None (run the full
-        query) when the window could hide a hit: inactive documents took too many of its
-        places, or a document outside it ties with the last one kept."""
-        window = max(4 * limit, 40)
-        rows = self._db.rows("searching", top_search_sql(DOC_COLUMNS), (expr, window, limit))
+    def _top_hits(
+        self, expr: str, limit: int, where: FilterSql | None = None, window: int = 0
+    ) -> list[LexicalHit] | None:
+        """Search without joining every match: rank inside FTS5, join only a window of the best
+        ids (checked against ``where``: default, active), and prove the answer equals the full
+        query's. None (run the full query) when the window could hide a hit: inactive or
+        filtered-out documents took too many of its places, or a document outside it ties with
+        the last one kept."""
+        window = window or max(4 * limit, 40)
+        sql = top_search_sql(DOC_COLUMNS, where.where) if where else top_search_sql(DOC_COLUMNS)
+        params = where.params if where else ()
+        rows = self._db.rows("searching", sql, (expr, window, *params, limit))
         if not rows:
-            return []
+            # nothing in the window passed: proof only when the window held no match at all,
+            # which the filtered query cannot tell (its rows carry the window's size)
+            return None if where is not None else []
         seen, worst = int(rows[0][-2]), float(rows[0][-1])
         if seen == window and (len(rows) < limit or -float(rows[-1][-3]) >= worst):
             return None

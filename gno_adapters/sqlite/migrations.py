@@ -274,6 +274,20 @@ def _m0008_chunking_policy(conn: apsw.Connection) -> None:
     conn.execute("ALTER TABLE documents ADD COLUMN chunking TEXT")
 
 
+def _m0009_typed_metadata(conn: apsw.Connection) -> None:
+    # The typed ``gno.metadata`` map of each document (a JSON object), and its extraction state:
+    # ``valid``, ``invalid`` (``metadata_error`` says why) or ``pending`` for documents indexed
+    # before metadata was extracted, which match no typed filter until ``gno update`` reads them
+    # again (``INGEST_VERSION`` 7; unchanged chunks keep their vectors).
+    conn.execute(
+        "ALTER TABLE documents ADD COLUMN metadata_state TEXT NOT NULL DEFAULT 'pending';"
+        "ALTER TABLE documents ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}';"
+        "ALTER TABLE documents ADD COLUMN metadata_error TEXT;"
+        "CREATE INDEX documents_metadata_unsettled ON documents(metadata_state) "
+        "WHERE metadata_state != 'valid'"
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_documents", _m0001_documents),
     Migration(2, "0002_documents_fts", _m0002_documents_fts),
@@ -283,6 +297,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "0006_memory", _m0006_memory),
     Migration(7, "0007_fact_identity", _m0007_fact_identity),
     Migration(8, "0008_chunking_policy", _m0008_chunking_policy),
+    Migration(9, "0009_typed_metadata", _m0009_typed_metadata),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -72,6 +72,20 @@ class ApswStats:
         )
         return ChunkLayouts(documents, int(rows[0][0]) if rows else 0)
 
+    def unsettled_metadata(self, collections: tuple[str, ...] | None = None) -> dict[str, int]:
+        # the partial index ``documents_metadata_unsettled`` holds only these rows: cheap
+        # enough for every filtered search
+        sql = (
+            "SELECT metadata_state, COUNT(*) FROM documents "
+            "WHERE metadata_state != 'valid' AND active = 1"
+        )
+        params: tuple[str, ...] = ()
+        if collections:
+            sql += f" AND collection IN ({', '.join('?' * len(collections))})"
+            params = collections
+        rows = self._db.rows("counting metadata states", sql + " GROUP BY metadata_state", params)
+        return {str(state): int(n) for state, n in rows if n}
+
     def last_indexed_at(self) -> str | None:
         rows = self._db.rows("reading the index time", "SELECT max(indexed_at) FROM documents")
         return rows[0][0] if rows and rows[0][0] is not None else None

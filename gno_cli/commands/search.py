@@ -64,6 +64,11 @@ def print_results(ctx: Context, results: SearchResults) -> int:
     if ctx.json:
         emit_json(results)
         return 0
+    coverage = results.meta.metadata_coverage
+    if coverage is not None:  # on stderr: stdout stays as scripts parse it
+        import sys
+
+        print(f"Note: {coverage.message}", file=sys.stderr)
     rows = [_Row(r.docid, r.score, r.uri, r.line, r.title, r.snippet) for r in results.results]
     return _print_rows(ctx, results.meta.query, rows)
 

@@ -35,6 +35,7 @@ WHERE: dict[str, str] = {
     "EmbedResult": "gno_core.contracts.embedding",
     "IndexResult": "gno_core.contracts.embedding",
     "ErrorBody": "gno_core.contracts.error",
+    "MetadataPredicate": "gno_core.contracts.metadata",
     "ContextCapsule": "gno_core.contracts.evidence",
     "CapsuleVerification": "gno_core.contracts.evidence",
     "SectionResult": "gno_core.contracts.evidence",
@@ -191,7 +192,7 @@ SCHEMA_NAMES: dict[str, tuple[str, str]] = {
     "mcp-index-result": ("1.0", "JobStarted"),
     "mcp-job-status": ("1.0", "JobStatus"),
     "mcp-job-list": ("1.0", "JobList"),
-    "context-capsule-v1": ("1.1", "ContextCapsule"),
+    "context-capsule-v1": ("1.2", "ContextCapsule"),
     "context-capsule-verification": ("1.0", "CapsuleVerification"),
     "section": ("1.0", "SectionResult"),
     "query-diagnose": ("1.0", "QueryDiagnosis"),
@@ -200,4 +201,5 @@ SCHEMA_NAMES: dict[str, tuple[str, str]] = {
     "memory-remember": ("1.0", "RememberResult"),
     "file-refactor-preview": ("1.0", "RefactorPreview"),
     "file-refactor-apply-result": ("1.0", "RefactorApplyResult"),
+    "metadata-predicate": ("1.0", "MetadataPredicate"),
 }

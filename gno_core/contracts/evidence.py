@@ -8,7 +8,7 @@ models describe it (and validate a capsule handed back for verification). No fie
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -47,6 +47,8 @@ class CapsuleScope(WireModel):
     categories: list[str]
     since: str | None = None
     until: str | None = None
+    #: the normalised typed metadata predicate (contract 1.2)
+    filter: dict[str, Any] | None = None
 
 
 class CapsuleBudget(WireModel):
@@ -203,7 +205,7 @@ class ContextCapsule(WireModel):
     """A deterministic, extractive, closed bundle of the passages one goal needs, fitting its
     token and byte budget as a whole; ``capsuleId`` is the hash of everything else."""
 
-    schema_version: Literal["1.0", "1.1"]
+    schema_version: Literal["1.0", "1.1", "1.2"]
     kind: Literal["context-capsule-v1"]
     coordinate_space: Literal["canonical_mirror"]
     capsule_id: str = Hex64
@@ -226,6 +228,7 @@ class ContextCapsule(WireModel):
             "omissions_truncated",
             "token_estimate_used",
             "embedding_coverage_incomplete",
+            "metadata_coverage_incomplete",
         ]
     ]
 

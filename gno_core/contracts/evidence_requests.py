@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from gno_core.contracts.metadata import FILTER_DESCRIPTION, MetadataFilter
 from gno_core.contracts.requests import (
     MAX_QUERY_MODES,
     Cli,
@@ -133,6 +134,7 @@ class ContextRequest(Request):
     format: Annotated[Literal["json", "md"], Cli(help="json or md (the CLI's output)")] = Field(
         default="json", description="Compatibility output format (MCP text stays compact JSON)"
     )
+    filter: MetadataFilter = Field(default=None, description=FILTER_DESCRIPTION)
 
     @field_validator("goal")
     @classmethod
@@ -305,6 +307,7 @@ class AskRequest(Request):
     context_budget_bytes: Annotated[int | None, Cli(help="capsule byte budget")] = Field(
         default=None, ge=1, le=MAX_BUDGET_BYTES, description="Capsule byte budget"
     )
+    filter: MetadataFilter = Field(default=None, description=FILTER_DESCRIPTION)
 
     @field_validator("query")
     @classmethod

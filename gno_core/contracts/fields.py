@@ -56,8 +56,9 @@ class FieldSpec(NamedTuple):
     """One request field: its type, default, bounds and command-line shape (``cli``)."""
 
     name: str
-    #: str, int, float, bool, list (of str), choice (a Literal), or other (a field kept off the
-    #: command line, of a type no option takes: ``opaque``)
+    #: str, int, float, bool, list (of str), choice (a Literal), json (a model given as one JSON
+    #: document, e.g. ``--filter``), or other (a field kept off the command line, of a type no
+    #: option takes: ``opaque``)
     kind: str
     required: bool
     default: Any
@@ -103,13 +104,15 @@ def _spec(name: str, field: Any) -> FieldSpec:
         kind_name = "list"
     elif get_origin(kind) is Literal:
         kind_name, choices = "choice", tuple(get_args(kind))
+    elif _is_model(kind) and not cli.skip:  # a JSON document on the command line (``filter``)
+        kind_name = "json"
     elif cli.skip:  # kept off the command line: any type, judged by the model only
         kind_name = "other"
     else:
         raise TypeError(f"no command-line option for the field type {kind!r} ({name})")
     bounds: dict[str, Any] = {}
     # The plain check knows lists of text only (a list of models has its items' own rules).
-    opaque = kind_name == "other" or (kind_name == "list" and get_args(kind) != (str,))
+    opaque = kind_name in ("other", "json") or (kind_name == "list" and get_args(kind) != (str,))
     for meta in field.metadata:
         if isinstance(meta, Cli):
             continue
@@ -132,6 +135,12 @@ def _spec(name: str, field: Any) -> FieldSpec:
         cli=cli,
         **bounds,
     )
+
+
+def _is_model(kind: Any) -> bool:
+    from pydantic import BaseModel
+
+    return isinstance(kind, type) and issubclass(kind, BaseModel)
 
 
 def plain_values(specs: tuple[FieldSpec, ...], values: Mapping[str, Any]) -> SimpleNamespace | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -84,6 +84,19 @@ class VectorCoverage(WireModel):
     message: str
 
 
+class MetadataCoverage(WireModel):
+    """Present on a filtered search when some documents in scope cannot match any typed filter
+    yet: ``pendingDocuments`` not yet extracted (``gno update`` extracts them, no re-embedding)
+    and ``invalidDocuments`` whose ``gno.metadata`` breaks the rules. An empty filtered result
+    with this warning is no proof of absence."""
+
+    complete: Literal[False] = False
+    pending_documents: int = Field(ge=0)
+    invalid_documents: int = Field(ge=0)
+    fix: str
+    message: str
+
+
 class SearchMeta(WireModel):
     query: str
     mode: SearchMode
@@ -106,6 +119,8 @@ class SearchMeta(WireModel):
     tags_any: list[str] | None = None
     explain: list[ExplainLine] | None = None
     vector_coverage: VectorCoverage | None = None
+    filter: dict[str, Any] | None = None
+    metadata_coverage: MetadataCoverage | None = None
 
 
 class SearchResults(WireModel):

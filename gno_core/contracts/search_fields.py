@@ -116,4 +116,15 @@ SEARCH_FIELDS: tuple[FieldSpec, ...] = (
         default=None,
         cli=Cli(help="only paths starting with this (relative to the collection)"),
     ),
+    FieldSpec(
+        name="filter",
+        kind="json",
+        required=False,
+        default=None,
+        opaque=True,
+        cli=Cli(
+            help='typed metadata predicate, e.g. \'{"op":"eq","key":"status","value":"done"}\'',
+            metavar="JSON",
+        ),
+    ),
 )

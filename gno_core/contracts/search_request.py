@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
 from gno_core.contracts.fields import Cli, blank_text_error, lone_surrogate_error
+from gno_core.contracts.metadata import FILTER_DESCRIPTION, MetadataFilter
 
 #: Bounds on what one request may ask for, so that no caller can make a search do unbounded work.
 MAX_REQUEST_TEXT_CHARS = 10_000
@@ -108,6 +109,7 @@ class SearchRequest(Request):
     path_prefix: Annotated[
         str | None, Cli(help="only paths starting with this (relative to the collection)")
     ] = Field(default=None, description="Only include docs whose path starts with this prefix")
+    filter: MetadataFilter = Field(default=None, description=FILTER_DESCRIPTION)
 
     # The rules below are also checked without this class by ``contracts.fields.plain_values``
     # (``gno search``'s path without pydantic); a test pins this list of validators.

@@ -319,4 +319,5 @@ def _context_request(request: AskRequest) -> ContextRequest:
         no_rerank=request.no_rerank,
         limit=request.limit,
         candidate_limit=request.candidate_limit or 40,
+        filter=request.filter,
     )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from gno_core.evidence.canonical import content_id, sha256_hex
 from gno_core.evidence.errors import ContextError
 from gno_core.evidence.selection import BYTE_ESTIMATOR, TOKENIZER_ESTIMATOR
+from gno_core.metadata.coverage import METADATA_WARNING
 from gno_core.retrieval.coverage import GAP_WARNING
 from gno_core.retrieval.query import plain_text
 
@@ -28,6 +29,8 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = "1.1"
+#: A capsule whose scope holds a typed metadata filter (``scope.filter``).
+FILTERED_SCHEMA_VERSION = "1.2"
 KIND = "context-capsule-v1"
 #: The selection and payload rules; part of the retrieval fingerprint, bumped when they change.
 COMPILER_VERSION = "gno-capsule-compiler-2"
@@ -102,8 +105,12 @@ def capsule_frame(
     ):
         if value is not None:
             scope[key] = value
+    if request.filter is not None:  # contract 1.2: the normalised predicate
+        from gno_core.contracts.metadata import normalized_filter
+
+        scope["filter"] = normalized_filter(request.filter)
     return {
-        "schemaVersion": SCHEMA_VERSION,
+        "schemaVersion": FILTERED_SCHEMA_VERSION if request.filter is not None else SCHEMA_VERSION,
         "kind": KIND,
         "coordinateSpace": "canonical_mirror",
         "goal": request.goal,
@@ -133,7 +140,10 @@ def capsule_frame(
         "fallbacks": fallbacks,
         # Read by ``select``, which writes the capsule's warnings: search by meaning saw only
         # the embedded part of the scope (``meta.vectorCoverage``; absent when complete).
-        "warnings": [GAP_WARNING] if meta.vector_coverage is not None else [],
+        "warnings": [
+            *([GAP_WARNING] if meta.vector_coverage is not None else []),
+            *([METADATA_WARNING] if meta.metadata_coverage is not None else []),
+        ],
         "guidance": {
             "extractiveOnly": True,
             "evidenceTrust": "untrusted_data",
@@ -201,6 +211,7 @@ def query_request(request: ContextRequest) -> QueryRequest:
         rerank=not request.no_rerank,
         candidate_limit=request.candidate_limit,
         query_modes=request.query_modes,
+        filter=request.filter,
         # Capsules do not carry graph provenance yet (``graphExpanded`` per evidence), so their
         # retrieval stays without the graph stage and says so (graphExpansion unavailable).
         graph=False,

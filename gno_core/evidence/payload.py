@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from gno_core.contracts.evidence import OmissionReason
 from gno_core.evidence.canonical import canonical_bytes, content_id, sha256_hex
+from gno_core.metadata.coverage import METADATA_WARNING
 from gno_core.retrieval.dates import iso_from_ns
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def assemble(
         "budget": dict(frame["budget"]),
         "evidence": evidence,
         "coverage": {
-            "complete": not gaps,
+            "complete": not gaps and METADATA_WARNING not in warnings,
             "requestedFacets": list(facets),
             "coveredFacets": [f for f in facets if f in covered],
             "unresolvedFacets": [g["facet"] for g in gaps],

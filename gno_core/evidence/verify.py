@@ -180,6 +180,7 @@ def _ranking(compiler: CapsuleCompiler, saved: dict[str, Any]) -> tuple[str, str
             categories=saved["scope"]["categories"],
             since=saved["scope"].get("since"),
             until=saved["scope"].get("until"),
+            filter=saved["scope"].get("filter"),
         )
         results = compiler.retrieval.hybrid(request, tuple(saved["scope"]["collections"]) or None)
     except GnoError as exc:

@@ -29,6 +29,7 @@ from gno_core.indexing.inline_tags import inline_tags
 from gno_core.links.extract import extract_links
 from gno_core.links.names import document_names
 from gno_core.memory.records import is_fact_path, read_fact
+from gno_core.metadata.extract import DocumentMetadata, extract_metadata
 from gno_core.ports.converters import ConvertLimits, DocumentConverter
 from gno_core.ports.files import FrontmatterParser
 from gno_core.text.canonical import canonicalize, mirror_hash
@@ -169,6 +170,7 @@ def build_document(
     is_markdown = ext in MARKDOWN_EXTENSIONS
     links: tuple[ExtractedLink, ...] = ()
     fact: FactRecord | InvalidFact | None = None
+    metadata = DocumentMetadata()
     if converted is not None:
         meta = DocumentMeta(title=converted.title or name, language=detect_language(markdown))
         names = document_names(rel_path, converted.title, ())
@@ -191,6 +193,7 @@ def build_document(
             fact = read_fact(front if yaml is not None else None, body, rel_path)
         stem = posixpath.splitext(name)[0] or name
         meta = document_meta(front, body, stem, detect_language(body))
+        metadata = extract_metadata(front)
         body_line = markdown.count("\n", 0, len(markdown) - len(body)) + 1
         body_tags = inline_tags(markdown, body_line)
         if body_tags:
@@ -227,6 +230,7 @@ def build_document(
         names=names,
         fact=fact,
         chunking=chunking.policy_key(),
+        metadata=metadata,
     )
 
 

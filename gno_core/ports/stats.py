@@ -26,6 +26,12 @@ class IndexStats(Protocol):
         active documents whose policy (``legacy`` when none is recorded) is not ``current``."""
         ...
 
+    def unsettled_metadata(self, collections: tuple[str, ...] | None = None) -> dict[str, int]:
+        """Active documents (of ``collections``, all when None) whose typed metadata is not
+        ``valid``, by state (``pending``: not yet extracted; ``invalid``); states with no
+        document are left out, so an index whose metadata is all valid answers ``{}``."""
+        ...
+
     def last_indexed_at(self) -> str | None:
         """ISO time of the most recent document write, or None for an empty store."""
         ...

@@ -6,7 +6,10 @@ from the same field specs (``gno_core.contracts.fields.plain_values``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from gno_core.contracts.metadata import MetadataPredicate
 
 __all__ = ["QueryAsk", "QueryModeAsk", "SearchAsk"]
 
@@ -40,6 +43,8 @@ class SearchAsk(Protocol):
     def tags_any(self) -> list[str]: ...
     @property
     def path_prefix(self) -> str | None: ...
+    @property
+    def filter(self) -> MetadataPredicate | None: ...
 
 
 class QueryModeAsk(Protocol):

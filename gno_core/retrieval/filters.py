@@ -42,6 +42,7 @@ def build_filters(
         author=request.author.strip() if request.author else None,
         lang=request.lang.strip().lower() if request.lang else None,
         exclude_terms=tuple(dict.fromkeys(exclude)),
+        metadata=request.filter,
     )
 
 

@@ -45,7 +45,9 @@ class Retrieval:
     def search(self, request: SearchRequest) -> SearchResults:
         """BM25 keyword search with filters applied before the limit."""
         searcher = LexicalSearch(self.handle.index, self.handle.uri)
-        return searcher.search(request, self._filters(request), recency=_recency(request))
+        filters = self._filters(request)
+        results = searcher.search(request, filters, recency=_recency(request))
+        return self._noted(results, filters)
 
     def keyword_hits(self, request: SearchAsk) -> list[RankedHit]:
         """``search`` as plain hits, without the result contracts (``gno search``'s text)."""
@@ -55,7 +57,8 @@ class Retrieval:
     def vsearch(self, request: SearchRequest) -> SearchResults:
         """Vector search (filters first); ``MODEL_UNAVAILABLE`` without an embedder, ``RUNTIME``
         when nothing is embedded."""
-        return self._vector_search().vsearch(request, self._filters(request))
+        filters = self._filters(request)
+        return self._noted(self._vector_search().vsearch(request, filters), filters)
 
     def vector_hits(self, request: SearchAsk) -> VectorHits:
         """``vsearch`` as plain hits, without the result contracts (``gno vsearch``'s text),
@@ -97,7 +100,16 @@ class Retrieval:
         filters = self._filters(request)
         if collections:
             filters = filters._replace(collections=collections)
-        return self._hybrid_search().query(request, filters, recency=_recency(request))
+        results = self._hybrid_search().query(request, filters, recency=_recency(request))
+        return self._noted(results, filters)
+
+    def _noted(self, results: SearchResults, filters: SearchFilters) -> SearchResults:
+        """A filtered search's results say their predicate and what it could not see."""
+        if filters.metadata is None:
+            return results
+        from gno_core.metadata.coverage import note_filter
+
+        return note_filter(results, self.handle.index.stats, filters)
 
     def _hybrid_search(self) -> HybridSearch:
         from gno_core.retrieval.hybrid import HybridSearch

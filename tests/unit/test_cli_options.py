@@ -29,7 +29,7 @@ def test_every_search_option_reaches_its_request_field() -> None:
         "search", "needle", "-c", "notes", "-n", "7", "--min-score", "0.5", "--lang", "en",
         "--intent", "why", "--exclude", "a, b,", "--since", "7d", "--until", "today",
         "--category", "x,y", "--author", "me", "--tags-all", "t1,t2", "--tags-any", "t3",
-        "--path-prefix", "p/",
+        "--path-prefix", "p/", "--filter", '{"op": "exists", "key": "k", "value": true}',
     )  # fmt: skip
     assert request_from(args).model_dump() == {
         "query": "needle",
@@ -46,6 +46,7 @@ def test_every_search_option_reaches_its_request_field() -> None:
         "tags_all": ["t1", "t2"],
         "tags_any": ["t3"],
         "path_prefix": "p/",
+        "filter": {"op": "exists", "key": "k", "value": True},
     }
 
 

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pydantic import RootModel
+
 from gno_core import contracts as model
 from gno_core.contracts.base import WireModel
 
@@ -23,8 +25,9 @@ def test_schemas_name_every_output_contract() -> None:
     committed = Path(__file__).resolve().parents[2] / "contracts"
     assert len(model.SCHEMAS) == len(list(committed.glob("*.schema.json")))
     for key, (version, cls) in model.SCHEMAS.items():
-        assert version == ("1.1" if key == "context-capsule-v1" else "1.0"), key
-        assert issubclass(cls, WireModel), key
+        assert version == ("1.2" if key == "context-capsule-v1" else "1.0"), key
+        # the metadata predicate is an input contract: a closed union of nodes, no wire model
+        assert issubclass(cls, RootModel if key == "metadata-predicate" else WireModel), key
     assert model.SCHEMAS["search-results"][1] is model.SearchResults
 
 

@@ -119,10 +119,11 @@ def test_a_misspelled_collection_on_search_is_refused_not_searched_everywhere() 
 
 
 @pytest.mark.parametrize("tool", ["gno_search", "gno_vsearch", "gno_query"])
-def test_a_filter_argument_is_refused_while_filters_do_not_exist(tool: str) -> None:
+def test_an_ill_formed_filter_is_refused_before_the_handler(tool: str) -> None:
+    # ``filter`` is the typed metadata predicate now: a shape it does not have is refused
     result, events = call(tool, {"query": "alpha", "filter": {"field": "tags", "eq": "a"}})
     assert result["isError"] is True
-    assert "'filter'" in result["content"][0]["text"]
+    assert "filter" in result["content"][0]["text"]
     assert events == []
 
 

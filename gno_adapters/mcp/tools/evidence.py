@@ -106,7 +106,7 @@ SECTION_INPUT: JSONObject = {
 
 DIAGNOSE_INPUT = DerivedSchema(
     f"{EVIDENCE_REQUESTS}:DiagnoseRequest",
-    hide=("pathPrefix",),
+    hide=("pathPrefix", "filter"),
     describe={"target": "URI, #docid, or collection/path of the document to diagnose"},
     extra={"projectHints": c.PROJECT_HINTS},
 )

@@ -31,7 +31,7 @@ SCALAR_TYPES: dict[type, str] = {str: "string", int: "integer", float: "number",
 def type_schema(annotation: Any) -> JSONObject:
     """The JSON Schema of a field's type: scalars, ``list[...]``, string ``Literal`` (as an
     ``enum``) and nested models. Anything else fails loudly, at the first ``tools/list``."""
-    from pydantic import BaseModel
+    from pydantic import BaseModel, RootModel
 
     from gno_core.contracts.requests import unwrap_optional
 
@@ -49,6 +49,13 @@ def type_schema(annotation: Any) -> JSONObject:
         if not all(isinstance(v, str) for v in values):
             raise TypeError(f"only string literals have a schema here, not {annotation!r}")
         return {"type": "string", "enum": values}
+    if isinstance(annotation, type) and issubclass(annotation, RootModel):
+        # A recursive contract (the metadata predicate): a reference to the root ``$defs``,
+        # which ``object_schema`` hoists from here to the top of the tool's schema.
+        schema = annotation.model_json_schema(by_alias=True)
+        defs = schema.pop("$defs", {})
+        name = annotation.__name__
+        return {"$ref": f"#/$defs/{name}", "$defs": {**defs, name: schema}}
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return object_schema(annotation)
     raise TypeError(f"no input schema for the field type {annotation!r}")
@@ -120,6 +127,9 @@ def object_schema(
             prop = {k: prop[k] for k in keys}
         properties[alias] = prop
     properties.update(extra or {})
+    defs: JSONObject = {}
+    for prop in properties.values():
+        defs.update(prop.pop("$defs", {}))
     schema: JSONObject = {"type": "object", "properties": properties}
     needed = (
         list(required)
@@ -132,6 +142,8 @@ def object_schema(
         schema["required"] = needed
     # Closed, as the request models are (``extra="forbid"``): an unknown argument is refused.
     schema["additionalProperties"] = False
+    if defs:
+        schema["$defs"] = defs
     return schema
 
 

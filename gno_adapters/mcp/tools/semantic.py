@@ -47,6 +47,7 @@ QUERY_INPUT = DerivedSchema(
         "thorough",
         "tagsAll",
         "tagsAny",
+        "filter",
     ),
     describe={
         "query": "Primary user query; combine with intent or queryModes for ambiguous requests",
