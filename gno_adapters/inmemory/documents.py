@@ -9,6 +9,7 @@ from gno_core.domain import (
     Chunk,
     StoredDocument,
 )
+from gno_core.metadata.extract import DocumentMetadata
 
 
 class InMemoryDocuments:
@@ -20,6 +21,10 @@ class InMemoryDocuments:
     def get_document(self, collection: str, rel_path: str) -> StoredDocument | None:
         row = self._s.rows.get((collection, rel_path))
         return row.doc if row is not None and row.doc.active else None
+
+    def document_metadata(self, collection: str, rel_path: str) -> DocumentMetadata | None:
+        row = self._s.rows.get((collection, rel_path))
+        return row.metadata if row is not None and row.doc.active else None
 
     def find_by_docid(self, prefix: str) -> list[StoredDocument]:
         prefix = prefix.lower().lstrip("#")

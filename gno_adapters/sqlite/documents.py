@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from gno_adapters.sqlite import lexical
+from gno_core.metadata.extract import DocumentMetadata
 from gno_core.read_values import Chunk, StoredDocument
 
 if TYPE_CHECKING:
@@ -32,6 +33,19 @@ class ApswDocuments:
             (collection, rel_path),
         )
         return docs[0] if docs else None
+
+    def document_metadata(self, collection: str, rel_path: str) -> DocumentMetadata | None:
+        rows = self._db.rows(
+            "reading document metadata",
+            "SELECT metadata_state, metadata, metadata_error FROM documents "
+            "WHERE collection = ? AND rel_path = ? AND active = 1",
+            (collection, rel_path),
+        )
+        if not rows:
+            return None
+        state, raw, error = rows[0]
+        values = {k: tuple(v) if isinstance(v, list) else v for k, v in json.loads(raw).items()}
+        return DocumentMetadata(str(state), values, error)
 
     def find_by_docid(self, prefix: str) -> list[StoredDocument]:
         prefix = prefix.lower().lstrip("#")

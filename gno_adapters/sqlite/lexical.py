@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 BM25_WEIGHTS = (1.5, 4.0, 1.0)  # path, title, body
 #: The window a typed-filtered search checks first: this many times its limit, at least
 #: ``METADATA_WINDOW_MIN`` best matches.
-METADATA_WINDOW_FACTOR = 40
-METADATA_WINDOW_MIN = 400
+METADATA_WINDOW_FACTOR = 20
+METADATA_WINDOW_MIN = 200
 
 
 def phrase_sql(clause: Clause) -> str | None:
@@ -155,20 +155,34 @@ def search_sql(columns: str, filters: FilterSql) -> str:
     )
 
 
-def top_search_sql(columns: str, where: str = "d.active = 1") -> str:
+def top_search_sql(columns: str, where: str | None = None) -> str:
     """The windowed fast path; parameters: MATCH string, window, the ``where`` parameters,
     limit. FTS5 ranks and keeps the best ``window`` ids; only those are joined to ``documents``
-    and checked against ``where``. Each row also carries the window's size and its worst score,
-    so the caller can prove nothing outside it could rank."""
+    (active ones, passing ``where`` when given). Each row also carries the window's size and
+    its worst score, so the caller can prove nothing outside it could rank. With ``where``,
+    the window's rows are checked and cut to the limit first, and only the kept ones are read
+    whole (a typed filter looks at many more rows than it keeps)."""
     w = ", ".join(str(x) for x in BM25_WEIGHTS)
-    return (
+    head = (
         "WITH top(id, score) AS MATERIALIZED ("
         f" SELECT rowid, bm25(documents_fts, {w}) AS s FROM documents_fts"
         " WHERE documents_fts MATCH ? ORDER BY s LIMIT ?), "
         "edge(n, worst) AS MATERIALIZED (SELECT count(*), max(score) FROM top) "
-        f"SELECT {columns}, -top.score, edge.n, edge.worst "
-        "FROM top CROSS JOIN documents d ON d.id = top.id CROSS JOIN edge "
-        f"WHERE {where} ORDER BY top.score, d.collection, d.rel_path LIMIT ?"
+    )
+    if where is None:
+        return (
+            f"{head}SELECT {columns}, -top.score, edge.n, edge.worst "
+            "FROM top CROSS JOIN documents d ON d.id = top.id CROSS JOIN edge "
+            "WHERE d.active = 1 ORDER BY top.score, d.collection, d.rel_path LIMIT ?"
+        )
+    return (
+        f"{head.rstrip()}, kept(id, score, collection, rel_path) AS MATERIALIZED ("
+        " SELECT top.id, top.score, d.collection, d.rel_path"
+        f" FROM top CROSS JOIN documents d ON d.id = top.id WHERE {where}"
+        " ORDER BY top.score, d.collection, d.rel_path LIMIT ?) "
+        f"SELECT {columns}, -kept.score, edge.n, edge.worst "
+        "FROM kept CROSS JOIN documents d ON d.id = kept.id CROSS JOIN edge "
+        "ORDER BY kept.score, kept.collection, kept.rel_path"
     )
 
 

@@ -37,7 +37,7 @@ def metadata_sql(predicate: MetadataPredicate, alias: str = "d") -> tuple[str, l
 
 
 def _node(node: Node, alias: str, params: list[object]) -> str:
-    from gno_core.contracts.metadata import Compare, Exists, Group, Member, Not, Order
+    from gno_core.contracts.metadata import Exists, Group, Not
 
     if isinstance(node, Group):
         joiner = " AND " if node.op == "and" else " OR "
@@ -48,7 +48,20 @@ def _node(node: Node, alias: str, params: list[object]) -> str:
     params.append(node.key)
     if isinstance(node, Exists):
         found = f"EXISTS (SELECT 1 FROM {each})"
-        return found if node.value else f"(NOT {found})"
+        has_any = _HAS_ANY.format(alias=alias)
+        return f"({has_any} AND {found})" if node.value else f"(NOT ({has_any} AND {found}))"
+    return f"({_HAS_ANY.format(alias=alias)} AND {_present(node, each, params)})"
+
+
+#: Every leaf but ``exists: false`` needs the key present: a document with an empty map (most
+#: of them, usually) is decided by this comparison, without opening ``json_each``.
+_HAS_ANY = "{alias}.metadata != '{{}}'"
+
+
+def _present(node: Node, each: str, params: list[object]) -> str:
+    """A leaf that matches only a present key (its key's parameter already bound)."""
+    from gno_core.contracts.metadata import Compare, Member, Order
+
     if isinstance(node, Compare):
         kind = scalar_kind(node.value)
         assert kind is not None

@@ -77,6 +77,7 @@ class ApswStats:
         # enough for every filtered search
         sql = (
             "SELECT metadata_state, COUNT(*) FROM documents "
+            "INDEXED BY documents_metadata_unsettled "
             "WHERE metadata_state != 'valid' AND active = 1"
         )
         params: tuple[str, ...] = ()

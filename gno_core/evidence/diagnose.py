@@ -17,6 +17,7 @@ from gno_core.evidence.stages import (
     POOL,
     bm25_stage,
     filter_reasons,
+    metadata_reasons,
     missed,
     skipped,
     stage,
@@ -90,6 +91,11 @@ def diagnose(
         return QueryDiagnosis.model_validate(out)
     filters = build_filters(handle.load_config, request, handle.clock.now_ns())
     reasons = filter_reasons(doc, markdown, filters, request)
+    if filters.metadata is not None:
+        reasons += metadata_reasons(
+            handle.index.documents.document_metadata(doc.collection, doc.rel_path),
+            filters.metadata,
+        )
     if reasons:
         target["status"] = "filtered_out"
         target["filterReasons"] = reasons

@@ -12,8 +12,10 @@ from gno_core.retrieval.results import doc_key
 
 if TYPE_CHECKING:
     from gno_core.contracts.evidence_requests import DiagnoseRequest
+    from gno_core.contracts.metadata import MetadataPredicate
     from gno_core.domain import SearchFilters, StoredDocument
     from gno_core.index_handle import IndexHandle
+    from gno_core.metadata.extract import DocumentMetadata
     from gno_core.ports import SemanticModels
 
 __all__ = ["POOL", "bm25_stage", "filter_reasons", "missed", "skipped", "stage", "vector_stage"]
@@ -103,6 +105,21 @@ def filter_reasons(
         if hit:
             reasons.append(f"it contains the excluded term(s) {', '.join(hit)}")
     return reasons
+
+
+def metadata_reasons(metadata: DocumentMetadata | None, predicate: MetadataPredicate) -> list[str]:
+    """Why the typed filter excludes the target, telling backfill, invalid metadata and a
+    predicate mismatch apart; never echoes the document's values."""
+    from gno_core.metadata.evaluate import matches
+    from gno_core.metadata.extract import INVALID, PENDING
+
+    if metadata is None or metadata.state == PENDING:
+        return ["its typed metadata is not yet extracted (gno update extracts it)"]
+    if metadata.state == INVALID:
+        return ["its gno.metadata is invalid, so no typed filter matches it"]
+    if not matches(metadata.state, metadata.values, predicate):
+        return ["its gno.metadata does not match the filter"]
+    return []
 
 
 def bm25_stage(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from gno_core.domain import Chunk, StoredDocument
+from gno_core.metadata.extract import DocumentMetadata
 
 
 class DocumentStore(Protocol):
@@ -15,6 +16,11 @@ class DocumentStore(Protocol):
 
     def get_document(self, collection: str, rel_path: str) -> StoredDocument | None:
         """The active document at that path, or None."""
+        ...
+
+    def document_metadata(self, collection: str, rel_path: str) -> DocumentMetadata | None:
+        """The typed metadata of the active document at that path and its extraction state
+        (``pending`` for a document indexed before extraction), or None."""
         ...
 
     def find_by_docid(self, prefix: str) -> list[StoredDocument]:

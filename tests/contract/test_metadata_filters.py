@@ -154,3 +154,19 @@ def test_the_filter_applies_before_the_vector_limit(store: Store) -> None:
     )
     hits = store.vectors.nearest(vec(1, 0), FP, filters, 1)
     assert [h.document.rel_path for h in hits] == ["target.md"]
+
+
+def test_document_metadata_reads_the_state_and_values(store: Store) -> None:
+    put(
+        store,
+        meta_doc("ok.md", status="draft", tags=["a", "b"]),
+        replace(meta_doc("bad.md"), metadata=DocumentMetadata(INVALID, {}, "null value")),
+        replace(meta_doc("old.md"), metadata=DocumentMetadata(PENDING)),
+    )
+    docs = store.documents
+    assert docs.document_metadata("notes", "ok.md") == DocumentMetadata(
+        "valid", {"status": "draft", "tags": ("a", "b")}
+    )
+    assert docs.document_metadata("notes", "bad.md") == DocumentMetadata(INVALID, {}, "null value")
+    assert docs.document_metadata("notes", "old.md") == DocumentMetadata(PENDING, {})
+    assert docs.document_metadata("notes", "none.md") is None

@@ -151,3 +151,28 @@ def test_vsearch_query_context_and_ask_take_the_filter(cli: Cli, notes: Path) ->
     body = ask.json()
     capsule = body["verification"]["capsule"]
     assert capsule["scope"]["filter"] == APPROVED
+
+
+def test_diagnose_tells_mismatch_invalid_and_backfill_apart(cli: Cli, notes: Path) -> None:
+    cli.ok("collection", "add", str(notes), "--name", "n")
+    cli.ok("update")
+    f = _filter(APPROVED)
+
+    def reasons(target: str) -> list[str]:
+        run = cli("query", "kettle", "--diagnose", target, "--json", "--filter", f)
+        body = run.json()
+        assert body["target"]["status"] == "filtered_out", body
+        return list(body["target"]["filterReasons"])
+
+    assert reasons("n/draft.md") == ["its gno.metadata does not match the filter"]
+    assert "draft" not in " ".join(reasons("n/draft.md"))  # never echoes the stored values
+    assert reasons("n/broken.md") == ["its gno.metadata is invalid, so no typed filter matches it"]
+    db = next((cli.home / "data").rglob("*.sqlite"))
+    conn = apsw.Connection(str(db))
+    conn.execute("UPDATE documents SET metadata_state = 'pending' WHERE rel_path = 'draft.md'")
+    conn.close()
+    assert reasons("n/draft.md") == [
+        "its typed metadata is not yet extracted (gno update extracts it)"
+    ]
+    ok = cli("query", "kettle", "--diagnose", "n/approved.md", "--json", "--filter", f).json()
+    assert ok["target"]["status"] == "diagnosed"
