@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
-from gno_core.contracts.metadata import FILTER_DESCRIPTION, MetadataFilter
+from gno_core.contracts.metadata import FILTER_DESCRIPTION
 from gno_core.contracts.requests import (
     MAX_QUERY_MODES,
     Cli,
@@ -16,6 +16,7 @@ from gno_core.contracts.requests import (
     QueryRequest,
     Request,
 )
+from gno_core.contracts.search_request import MetadataFilter
 from gno_core.text.validity import has_lone_surrogate
 
 #: Bounds of the evidence requests (Context Capsule, Ask): goal text, filter lists and budgets.

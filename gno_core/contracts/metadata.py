@@ -30,7 +30,6 @@ from pydantic import (
     model_validator,
 )
 
-from gno_core.contracts.fields import Cli
 from gno_core.metadata.extract import (
     MAX_KEY_CHARS,
     MAX_SAFE_INTEGER,
@@ -43,7 +42,6 @@ __all__ = [
     "MAX_PREDICATE_BYTES",
     "MAX_PREDICATE_DEPTH",
     "MAX_PREDICATE_NODES",
-    "MetadataFilter",
     "MetadataPredicate",
     "Predicate",
     "normalized_filter",
@@ -199,14 +197,6 @@ def normalized_json(predicate: MetadataPredicate) -> str:
 Group.model_rebuild()
 Not.model_rebuild()
 
-#: The ``filter`` field of every retrieval request (search, vsearch, query, diagnose, ask, context).
-MetadataFilter = Annotated[
-    MetadataPredicate | None,
-    Cli(
-        metavar="JSON",
-        help='typed metadata predicate, e.g. \'{"op":"eq","key":"status","value":"done"}\'',
-    ),
-]
 FILTER_DESCRIPTION = (
     "Typed metadata predicate over the frontmatter gno.metadata map "
     "(gno://schemas/metadata-predicate): eq ne gt gte lt lte in nin all exists and or not"

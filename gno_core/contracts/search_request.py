@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
 from gno_core.contracts.fields import Cli, blank_text_error, lone_surrogate_error
-from gno_core.contracts.metadata import FILTER_DESCRIPTION, MetadataFilter
+from gno_core.contracts.metadata import FILTER_DESCRIPTION, MetadataPredicate
 
 #: Bounds on what one request may ask for, so that no caller can make a search do unbounded work.
 MAX_REQUEST_TEXT_CHARS = 10_000
@@ -38,6 +38,16 @@ class Request(BaseModel):
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="forbid", defer_build=True
     )
+
+
+#: The ``filter`` field of every retrieval request (search, vsearch, query, diagnose, ask, context).
+MetadataFilter = Annotated[
+    MetadataPredicate | None,
+    Cli(
+        metavar="JSON",
+        help='typed metadata predicate, e.g. \'{"op":"eq","key":"status","value":"done"}\'',
+    ),
+]
 
 
 #: A document reference, as every read request takes it.
