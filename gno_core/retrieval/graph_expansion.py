@@ -160,6 +160,7 @@ def _link_checkable(filters: SearchFilters) -> bool:
         and not filters.lang
         and not filters.exclude_terms
         and filters.memory_scopes is None
+        and filters.metadata is None
     )
 
 

@@ -19,7 +19,11 @@ from tests.wire.real_facade import Peer, factory
 from tests.wire.test_rest_params import Runner
 
 NOTES = {
-    "approved.md": "---\ngno:\n  metadata:\n    status: approved\n    rank: 2\n---\n# A\n\nKettle release steps.\n",
+    "approved.md": (
+        "---\ngno:\n  metadata:\n    status: approved\n    rank: 2\n---\n# A\n\n"
+        "Kettle release steps. See [[draft]] and [[linked]].\n"
+    ),
+    "linked.md": "---\ngno:\n  metadata:\n    status: draft\n---\n# L\n\nNothing about it here.\n",
     "draft.md": "---\ngno:\n  metadata:\n    status: draft\n    rank: 1\n---\n# D\n\nKettle release steps too.\n",
     "bare.md": "# B\n\nKettle release steps without metadata.\n",
     "bad.md": "---\ngno:\n  metadata:\n    status: [a, 1]\n---\n# X\n\nKettle release steps, broken.\n",
@@ -59,7 +63,18 @@ def test_mcp_retrieval_tools_filter(made: Any, tool: str) -> None:
     assert structured["meta"]["metadataCoverage"]["invalidDocuments"] == 1
     # the same search without the filter finds the others too
     wide = mcp(made, tool, {"query": "kettle release"})["structuredContent"]
-    assert len(wide["results"]) == 4
+    assert "gno://notes/draft.md" in uris(wide)
+
+
+def test_graph_expansion_never_lifts_a_linked_note_outside_the_filter(made: Any) -> None:
+    # approved.md links to linked.md (status: draft), which no leg retrieves for this query:
+    # unfiltered, the graph stage lifts it; filtered, it must not.
+    wide = mcp(made, "gno_query", {"query": "kettle release steps", "graph": True})
+    assert "gno://notes/linked.md" in uris(wide["structuredContent"])
+    result = mcp(
+        made, "gno_query", {"query": "kettle release steps", "graph": True, "filter": APPROVED}
+    )
+    assert uris(result["structuredContent"]) == ["gno://notes/approved.md"]
 
 
 def test_mcp_not_matches_missing_keys_and_never_invalid_documents(made: Any) -> None:
