@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from gno_core.ports import FrontmatterParser, SourceTree
     from gno_core.read_values import StoredDocument
 
-__all__ = ["MAX_DOCUMENTS", "Cancelled", "Frame", "Outcome", "finding"]
+__all__ = ["MAX_DOCUMENTS", "Cancelled", "Frame", "Outcome", "Source", "finding"]
 
 #: Documents one audit reads at most (reference facts, section 8); beyond, the report is partial.
 MAX_DOCUMENTS = 10_000
@@ -32,6 +32,14 @@ VALUE_CHARS = 512
 
 class Cancelled(Exception):
     """The caller cancelled the audit: the rules not finished are inconclusive."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """What the rules read of a source file: its SHA-256 and its first 64 KiB."""
+
+    sha256: str
+    head: bytes
 
 
 @dataclass(slots=True)
@@ -117,7 +125,7 @@ class Frame:
     capped: bool = False
     #: collections whose folder could not be listed
     unlisted: set[str] = field(default_factory=set)
-    _sources: dict[str, bytes | GnoError] = field(default_factory=dict)
+    _sources: dict[str, Source | GnoError] = field(default_factory=dict)
     _fronts: dict[str, dict[str, Any] | None] = field(default_factory=dict)
 
     def check(self) -> None:
@@ -127,12 +135,15 @@ class Frame:
     def in_scope(self, rel_path: str) -> bool:
         return self.request.path is None or rel_path.startswith(self.request.path)
 
-    def source(self, doc: StoredDocument) -> bytes | GnoError:
-        """The document's source bytes, or the error reading them gave (read once)."""
+    def source(self, doc: StoredDocument) -> Source | GnoError:
+        """The document's source as the rules use it (its SHA-256 and its first 64 KiB), or
+        the error reading it gave: read once, and never kept whole (10,000 sources of up to
+        the ingest limit each would not fit in memory)."""
         got = self._sources.get(doc.abs_path)
         if got is None:
             try:
-                got = self.tree.read(doc.abs_path, self.config.ingest.max_file_bytes)
+                data = self.tree.read(doc.abs_path, self.config.ingest.max_file_bytes)
+                got = Source(hashlib.sha256(data).hexdigest(), data[:FRONTMATTER_BYTES])
             except GnoError as exc:
                 got = exc
             self._sources[doc.abs_path] = got
@@ -144,10 +155,10 @@ class Frame:
             return self._fronts[doc.abs_path]
         from gno_core.text.frontmatter import split_frontmatter
 
-        data = self.source(doc)
+        got = self.source(doc)
         parsed: dict[str, Any] | None = None
-        if isinstance(data, bytes):
-            text = data[:FRONTMATTER_BYTES].decode("utf-8", "replace").replace("\r\n", "\n")
+        if isinstance(got, Source):
+            text = got.head.decode("utf-8", "replace").replace("\r\n", "\n")
             block, _ = split_frontmatter(text)
             if block is not None:
                 try:

@@ -5,7 +5,6 @@ the index was built by this gno and finished resolving (``index-revision``), and
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -73,7 +72,7 @@ def source_index_drift(frame: Frame) -> Outcome:
             unknown += 1
             continue
         checked += 1
-        now = hashlib.sha256(got).hexdigest()
+        now = got.sha256
         if now != doc.source_hash:
             found.append(
                 finding(
