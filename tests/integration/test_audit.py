@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -226,12 +227,14 @@ def test_an_index_changing_twice_during_the_audit_is_said(tmp_path: Path) -> Non
         gno.add_collection(CollectionConfig(name="busy", path=str(vault)))
         gno.sync()
         turn = iter(range(10_000))
+        lock = threading.Lock()  # the audit asks from its source readers too
 
         def busy() -> bool:
-            n = next(turn)
-            (vault / "a.md").write_text(f"# A\n\nedit {n}\n", encoding="utf-8")
-            os.utime(vault / "a.md", ns=(n * 10**9, n * 10**9))
-            writer.sync()
+            with lock:
+                n = next(turn)
+                (vault / "a.md").write_text(f"# A\n\nedit {n}\n", encoding="utf-8")
+                os.utime(vault / "a.md", ns=(n * 10**9, n * 10**9))
+                writer.sync()
             return False
 
         report = gno.audit(AuditRequest(category="links"), cancelled=busy)

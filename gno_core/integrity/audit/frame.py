@@ -28,6 +28,8 @@ MAX_DOCUMENTS = 10_000
 #: Bytes of a source file read for its frontmatter.
 FRONTMATTER_BYTES = 64 * 1024
 VALUE_CHARS = 512
+#: Sources read at once (reference facts, section 8).
+SOURCE_READERS = 16
 
 
 class Cancelled(Exception):
@@ -148,6 +150,27 @@ class Frame:
                 got = exc
             self._sources[doc.abs_path] = got
         return got
+
+    def prefetch(self) -> None:
+        """Read every document's source, ``SOURCE_READERS`` at a time (reference facts: 16-way
+        source concurrency); a cancelled audit stops reading at the next file."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        def read(doc: StoredDocument) -> tuple[str, Source | GnoError] | None:
+            if self.cancelled():
+                return None
+            try:
+                data = self.tree.read(doc.abs_path, self.config.ingest.max_file_bytes)
+            except GnoError as exc:
+                return doc.abs_path, exc
+            return doc.abs_path, Source(hashlib.sha256(data).hexdigest(), data[:FRONTMATTER_BYTES])
+
+        todo = [d for d in self.documents if d.abs_path not in self._sources]
+        with ThreadPoolExecutor(max_workers=SOURCE_READERS) as pool:
+            for got in pool.map(read, todo):
+                if got is not None:
+                    self._sources[got[0]] = got[1]
+        self.check()
 
     def front(self, doc: StoredDocument) -> dict[str, Any] | None:
         """The source's frontmatter (from its first 64 KiB), None without one or unreadable."""

@@ -45,11 +45,14 @@ def capture_source(frame: Frame) -> Outcome:
         frame.check()
         if doc.source_ext.lower() not in (".md", ".markdown", ".mdx"):
             continue
-        if isinstance(frame.source(doc), Exception):
-            unknown += CAPTURE_NAME.search(doc.rel_path) is not None
-            continue
-        front = frame.front(doc) or {}
         named = CAPTURE_NAME.search(doc.rel_path) is not None
+        got = frame.source(doc)
+        if isinstance(got, Exception):
+            unknown += named
+            continue
+        if not named and b"source:" not in got.head:
+            continue  # no frontmatter key to parse for: YAML is the rule's whole cost
+        front = frame.front(doc) or {}
         record = front.get("source")
         # Another tool's ``source:`` (a string, a mapping without kind or capturedAt) is not
         # a gno capture record: only the capture shape and the capture name are checked.
