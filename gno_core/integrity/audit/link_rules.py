@@ -31,19 +31,48 @@ class LinkEvidence:
     """The stored links of every document in scope, read once for the link rules, and the
     files each collection's folder holds (what a path link to an attachment can name)."""
 
+    #: the unresolved and ambiguous links of each document in scope (the others need nothing)
     links: dict[tuple[str, str], list[LinkRecord]] = field(default_factory=dict)
+    #: the stored links that are not external, per document (or per collection, ``""``)
+    local: dict[tuple[str, str], int] = field(default_factory=dict)
+    pending: int = 0
     files: dict[str, set[str] | None] = field(default_factory=dict)
     names: dict[str, set[str]] = field(default_factory=dict)
 
     @classmethod
     def read(cls, frame: Frame) -> LinkEvidence:
+        """Few reads, whatever the scope's size: each collection's link counts (or, for a part
+        of one, its stored links in one batch), its unresolved links, and the links of the
+        documents that have an ambiguous edge (read one by one: few)."""
+        from gno_core.domain import AMBIGUOUS
+
         found = cls()
         store = frame.handle.index.links
-        for doc in frame.documents:
+        keys = [(d.collection, d.rel_path) for d in frame.documents]
+        scope = set(keys)
+        whole = frame.request.path is None and frame.request.tag is None
+        if not whole:  # a part of a collection: its links counted from its stored links
+            for key, stored in store.document_links(keys).items():
+                found.local[key] = sum(1 for link in stored.links if not link.external)
+        for coll in frame.collections:
             frame.check()
-            found.links[(doc.collection, doc.rel_path)] = store.outgoing(
-                doc.collection, doc.rel_path
-            )
+            for record in store.unresolved(coll.name, limit=1 << 62):
+                key = (record.source.collection, record.source.rel_path)
+                if key in scope:
+                    found.links.setdefault(key, []).append(record)
+            counts = store.counts(coll.name)
+            found.pending += counts.pending
+            if whole:
+                found.local[(coll.name, "")] = counts.links - counts.external
+            ambiguous = {
+                (e.source.collection, e.source.rel_path)
+                for e in store.edges(coll.name)
+                if e.confidence == AMBIGUOUS
+            }
+            for key in sorted(ambiguous & scope):
+                found.links.setdefault(key, []).extend(
+                    r for r in store.outgoing(*key) if r.state == "ambiguous"
+                )
         for coll in frame.collections:
             try:
                 paths = {f.rel_path for f in frame.tree.walk(coll.path, "**/*", (), coll.exclude)}
@@ -82,15 +111,11 @@ class LinkEvidence:
 
 def local_targets(frame: Frame, ev: LinkEvidence) -> Outcome:
     found: list[AuditFinding] = []
-    checked = pending = unknown = 0
+    unknown = 0
+    checked = sum(ev.local.values())
+    pending = ev.pending
     for doc in frame.documents:
         for record in ev.links.get((doc.collection, doc.rel_path), ()):
-            if record.state == "external":
-                continue
-            checked += 1
-            if record.state == "pending":
-                pending += 1
-                continue
             if record.state != "unresolved":
                 continue
             exists = ev.exists(doc, record)
@@ -133,12 +158,9 @@ def local_targets(frame: Frame, ev: LinkEvidence) -> Outcome:
 
 def ambiguous_targets(frame: Frame, ev: LinkEvidence) -> Outcome:
     found: list[AuditFinding] = []
-    checked = 0
+    checked = max(sum(ev.local.values()) - ev.pending, 0)
     for doc in frame.documents:
         for record in ev.links.get((doc.collection, doc.rel_path), ()):
-            if record.state in ("external", "pending"):
-                continue
-            checked += 1
             if record.state != "ambiguous":
                 continue
             link = record.link
