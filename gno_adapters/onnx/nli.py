@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from gno_adapters.onnx.reranker import pair_logits
-from gno_adapters.onnx.session import cpu_session, require_files
+from gno_adapters.onnx.pairs import encode_pairs, open_pair_model, pair_logits
 from gno_core.errors import CancelledError, ModelUnavailableError, RuntimeFailure
 from gno_core.model_registry import ModelFormat, ModelLocation
 from gno_core.ports.verifier import ClaimVerdict, VerificationRequest
@@ -93,7 +92,9 @@ class OnnxNliVerifier:
         with self._lock:
             if self._session is None:
                 self._classes = _classes(self._model)
-                self._tokenizer, self._session = self._open()
+                self._tokenizer, self._session = open_pair_model(
+                    self._model, self._threads, "nli", "only_first"
+                )
                 self._inputs = tuple(i.name for i in self._session.get_inputs())
 
     def verify(self, request: VerificationRequest) -> list[ClaimVerdict]:
@@ -138,14 +139,7 @@ class OnnxNliVerifier:
     ) -> np.ndarray:
         tokenizer, session = self._tokenizer, self._session
         assert tokenizer is not None and session is not None
-        try:
-            encodings = tokenizer.encode_batch(pairs)
-        except Exception:  # the hypothesis alone overflows "only_first": cut the longer one
-            tokenizer.enable_truncation(self._model.max_tokens, strategy="longest_first")
-            try:
-                encodings = tokenizer.encode_batch(pairs)
-            finally:
-                tokenizer.enable_truncation(self._model.max_tokens, strategy="only_first")
+        encodings = encode_pairs(tokenizer, pairs, self._model.max_tokens, "only_first")
         out = np.zeros((len(pairs), len(self._classes)), dtype=np.float64)
         order = sorted(range(len(pairs)), key=lambda i: (len(encodings[i].ids), i))
         for start in range(0, len(order), self._batch_size):
@@ -171,33 +165,6 @@ class OnnxNliVerifier:
                 f"NLI verification took longer than {request.timeout_seconds:g} s",
                 details={"reason": "timeout", "timeoutSeconds": request.timeout_seconds},
             )
-
-    def _open(self) -> tuple[Tokenizer, onnxruntime.InferenceSession]:
-        model = self._model
-        require_files(model, "nli")
-        try:
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            from gno_adapters.onnx.tokenize import missing_tokenizers
-
-            raise missing_tokenizers(model.model_id, exc) from exc
-        try:
-            tokenizer = Tokenizer.from_file(model.tokenizer)
-            tokenizer.no_padding()
-            tokenizer.enable_truncation(model.max_tokens, strategy="only_first")
-        except Exception as exc:
-            raise ModelUnavailableError(
-                f"cannot read tokenizer {model.tokenizer}: {exc}",
-                details={"model": model.model_id, "reason": "bad_tokenizer"},
-            ) from exc
-        try:
-            session = cpu_session(model.weights, self._threads)
-        except Exception as exc:
-            raise ModelUnavailableError(
-                f"cannot load NLI model {model.name!r}: {exc}",
-                details={"model": model.model_id, "reason": "load_failed"},
-            ) from exc
-        return tokenizer, session
 
 
 def _classes(model: ModelLocation) -> dict[str, int]:

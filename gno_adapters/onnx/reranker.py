@@ -12,13 +12,12 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
-from gno_adapters.onnx.session import OnnxModel, cpu_session, require_files
-from gno_core.errors import ModelUnavailableError, RuntimeFailure
+from gno_adapters.onnx.pairs import encode_pairs, open_pair_model, pair_logits
+from gno_adapters.onnx.session import OnnxModel
 from gno_core.model_registry import ModelFormat, ModelLocation
 
 if TYPE_CHECKING:
@@ -51,7 +50,9 @@ class OnnxReranker(OnnxModel):
         """Load the tokenizer and the session now; raises ``MODEL_UNAVAILABLE`` on failure."""
         with self._lock:
             if self._session is None:
-                self._tokenizer, self._session = self._open()
+                self._tokenizer, self._session = open_pair_model(
+                    self._model, self._threads, "rerank", "only_second"
+                )
                 self._inputs = tuple(i.name for i in self._session.get_inputs())
 
     def score(self, query: str, passages: Sequence[str]) -> list[float]:
@@ -61,14 +62,7 @@ class OnnxReranker(OnnxModel):
         tokenizer, session = self._tokenizer, self._session
         assert tokenizer is not None and session is not None
         pairs = [(query[:MAX_QUERY_CHARS], p) for p in passages]
-        try:
-            encodings = tokenizer.encode_batch(pairs)
-        except Exception:  # the query alone overflows "only_second": cut whichever is longer
-            tokenizer.enable_truncation(self._model.max_tokens, strategy="longest_first")
-            try:
-                encodings = tokenizer.encode_batch(pairs)
-            finally:
-                tokenizer.enable_truncation(self._model.max_tokens, strategy="only_second")
+        encodings = encode_pairs(tokenizer, pairs, self._model.max_tokens, "only_second")
         order = sorted(range(len(pairs)), key=lambda i: (len(encodings[i].ids), i))
         scores = [0.0] * len(pairs)
         for start in range(0, len(order), self._batch_size):
@@ -84,63 +78,6 @@ class OnnxReranker(OnnxModel):
             return [_sigmoid(float(x)) for x in logits[:, 0]]
         shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
         return [float(x) for x in shifted[:, -1] / shifted.sum(axis=1)]
-
-    def _open(self) -> tuple[Tokenizer, onnxruntime.InferenceSession]:
-        model = self._model
-        require_files(model, "rerank")
-        try:
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            from gno_adapters.onnx.tokenize import missing_tokenizers
-
-            raise missing_tokenizers(model.model_id, exc) from exc
-        try:
-            tokenizer = Tokenizer.from_file(model.tokenizer)
-            tokenizer.no_padding()
-            tokenizer.enable_truncation(model.max_tokens, strategy="only_second")
-        except Exception as exc:
-            raise ModelUnavailableError(
-                f"cannot read tokenizer {model.tokenizer}: {exc}",
-                details={"model": model.model_id, "reason": "bad_tokenizer"},
-            ) from exc
-        try:
-            session = cpu_session(model.weights, self._threads)
-        except Exception as exc:
-            raise ModelUnavailableError(
-                f"cannot load rerank model {model.name!r}: {exc}",
-                details={"model": model.model_id, "reason": "load_failed"},
-            ) from exc
-        return tokenizer, session
-
-
-def pair_logits(
-    session: onnxruntime.InferenceSession,
-    inputs: tuple[str, ...],
-    batch: list[Encoding],
-    model_id: str,
-    what: str,
-) -> npt.NDArray[np.float64]:
-    """The model's logits ``[len(batch), classes]`` for encoded text pairs, padded to the
-    longest; only the inputs the graph declares are fed. ``RUNTIME`` when inference fails."""
-    width = max(len(e.ids) for e in batch)
-    ids = np.zeros((len(batch), width), dtype=np.int64)
-    types = np.zeros_like(ids)
-    mask = np.zeros_like(ids)
-    for row, enc in enumerate(batch):
-        n = len(enc.ids)
-        ids[row, :n] = enc.ids
-        types[row, :n] = enc.type_ids
-        mask[row, :n] = 1
-    feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-    feeds = {k: v for k, v in feeds.items() if k in inputs}
-    try:
-        out: npt.NDArray[Any] = session.run(None, feeds)[0]
-    except Exception as exc:  # onnxruntime raises its own untyped errors
-        raise RuntimeFailure(
-            f"{what} inference failed: {exc}",
-            details={"model": model_id, "reason": "inference"},
-        ) from exc
-    return np.asarray(out, dtype=np.float64).reshape(len(batch), -1)
 
 
 def _sigmoid(x: float) -> float:
