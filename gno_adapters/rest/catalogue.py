@@ -5,13 +5,15 @@ contract). ``GET /api`` lists the routes an app registered with their summaries 
 table equal to the routes the app registers.
 
 A model is named ``module:Class`` (``gno_core.contracts`` modules), resolved only when the
-OpenAPI document is built, so listing the routes imports no contract.
+OpenAPI document is built or a query-string route reads its fields, so listing the routes
+imports no contract.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 #: The contract of an error answer (``error@1.0``), for every 4xx/5xx a route gives.
 ERROR_MODEL = "gno_core.contracts.error:ErrorEnvelope"
@@ -35,6 +37,12 @@ class RestRoute:
     write: bool = False
     #: Query parameters kept for older callers: name -> the field it stands for.
     deprecated: tuple[tuple[str, str], ...] = ()
+
+
+def resolve_model(name: str) -> Any:
+    """The class a ``module:Class`` model name names (imports its module)."""
+    module, _, attr = name.partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 def _m(module: str, name: str) -> str:

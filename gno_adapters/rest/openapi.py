@@ -10,12 +10,12 @@ it, a test fails when it drifts).
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Iterable
 from typing import Any
 
 from gno_adapters.rest.catalogue import ERROR_MODEL, ROUTES, RestRoute
+from gno_adapters.rest.catalogue import resolve_model as _model
 
 #: The version of the REST API these routes form (not the package's version).
 API_VERSION = "1.0.0"
@@ -47,11 +47,6 @@ OPENAPI_ANSWER: dict[str, Any] = {
     "description": "This document",
     "required": ["openapi", "info", "paths"],
 }
-
-
-def _model(name: str) -> Any:
-    module, _, attr = name.partition(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 def _operation_id(route: RestRoute) -> str:

@@ -288,21 +288,21 @@ def register_rest(
             return await call(lambda f: f.backlinks_wire(got.ref, collection=got.collection))
 
     # The graph reads and impact take their fields from the query string, like the document
-    # reads (a model of another module than ``requests`` is named ``module:Class``).
+    # reads; each one's request model is the route table's (``catalogue``).
     graph_routes = (
         # The whole graph is sent in the wire form it is built in (``graph_wire``).
-        ("graph", "/api/graph", "GraphRequest", "graph_wire"),
-        ("graph_query", "/api/graph/query", "GraphQueryRequest", "graph_query"),
-        ("graph_neighbors", "/api/graph/neighbors", "GraphNeighborsRequest", "graph_neighbors"),
-        ("graph_path", "/api/graph/path", "GraphPathRequest", "graph_path"),
-        ("impact", "/api/impact", "integrity_requests:ImpactRequest", "impact"),
+        ("graph", "/api/graph", "graph_wire"),
+        ("graph_query", "/api/graph/query", "graph_query"),
+        ("graph_neighbors", "/api/graph/neighbors", "graph_neighbors"),
+        ("graph_path", "/api/graph/path", "graph_path"),
+        ("impact", "/api/impact", "impact"),
     )
-    for operation, path, model_name, method in graph_routes:
+    for operation, path, method in graph_routes:
         if operation in capabilities:
             app.add_url_rule(
                 path,
                 endpoint=operation,
-                view_func=_graph_view(call, method, model_name),
+                view_func=_graph_view(call, method, path),
                 methods=["GET"],
             )
 
@@ -386,13 +386,12 @@ def _refactor_view(
 def _graph_view(
     call: Callable[[Callable[[Facade], Any]], Awaitable[Response]],
     method: str,
-    model_name: str,
+    path: str,
 ) -> Callable[[], Awaitable[Response]]:
     async def view() -> Response:
-        import importlib
+        from gno_adapters.rest.catalogue import BY_ROUTE, resolve_model
 
-        module, _, name = model_name.rpartition(":")
-        model = getattr(importlib.import_module(f"gno_core.contracts.{module or 'requests'}"), name)
+        model = resolve_model(BY_ROUTE[("GET", path)].request or "")
         try:
             got = model.model_validate(_query_fields(model))
         except Exception as exc:
