@@ -42,7 +42,6 @@ __all__ = [
     "LazySemanticModels",
     "LazySourceTree",
     "LazyTokenCounter",
-    "choose_generator",
 ]
 
 
@@ -214,6 +213,8 @@ class LazyGenerator:
 
     def _real(self) -> Generator:
         if self._generator is None:
+            from gno_adapters.bootstrap.ask_models import choose_generator
+
             self._generator = choose_generator(self._config, self._env)
         return self._generator
 
@@ -223,12 +224,6 @@ class LazyGenerator:
 
     def generate(self, request: GenerationRequest) -> str:
         return self._real().generate(request)
-
-
-def choose_generator(config: ConfigRepository, env: Mapping[str, str]) -> Generator:
-    from gno_adapters.bootstrap.ask_models import choose_generator
-
-    return choose_generator(config, env)
 
 
 class LazyRefactorCommit:
