@@ -92,21 +92,16 @@ def register_rest(
 
     @app.get("/api/status")
     async def status() -> Response:
-        try:
-            _refuse_unknown(request.args, (), "query parameter")
-        except Exception as exc:
-            return _failure(exc)
+        if (refused := _refuse_any_query()) is not None:
+            return refused
         return await call(stamped_status)
 
     @app.get("/api")
     async def index() -> Response:
         from gno_core.contracts import ApiIndex, ApiRoute
 
-        try:
-            _refuse_unknown(request.args, (), "query parameter")
-        except Exception as exc:
-            return _failure(exc)
-
+        if (refused := _refuse_any_query()) is not None:
+            return refused
         routes = [ApiRoute(method=m, path=p, summary=r.summary) for (m, p), r in _served(app)]
         return _json(200, ApiIndex(routes=routes, openapi="/api/openapi.json").wire())
 
@@ -114,10 +109,8 @@ def register_rest(
 
     @app.get("/api/openapi.json")
     async def openapi() -> Response:
-        try:
-            _refuse_unknown(request.args, (), "query parameter")
-        except Exception as exc:
-            return _failure(exc)
+        if (refused := _refuse_any_query()) is not None:
+            return refused
         if not openapi_text:  # built once, on first ask, from the routes this app has
             from gno_adapters.rest.openapi import openapi_document, render
 
@@ -406,6 +399,15 @@ def _query_fields(model: Any) -> dict[str, Any]:
     A parameter that is no field of ``model`` is refused (``VALIDATION``), never ignored."""
     _refuse_unknown(request.args, _aliases(model), "query parameter")
     return {k: v for k, v in model_arguments(model, request.args).items() if v != ""}
+
+
+def _refuse_any_query() -> Response | None:
+    """The refusal of a route that takes no query parameter, when it was given one."""
+    try:
+        _refuse_unknown(request.args, (), "query parameter")
+    except Exception as exc:
+        return _failure(exc)
+    return None
 
 
 def _aliases(model: Any) -> tuple[str, ...]:
