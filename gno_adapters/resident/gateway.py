@@ -55,16 +55,13 @@ def run_foreground(
     lock = ResidentLock(paths.data_dir, pid_file, settings.mode)
     lock.acquire()
 
-    def factory() -> Any:
-        return open_facade()
-
     def ready(gateway: Gateway) -> None:
         write_pid_file(pid_file, pid_record(gateway, log_file))
         announce(url(gateway.settings.bind_host, gateway.port))
 
     watcher = _Watcher(open_facade) if watch else None
     try:
-        return run_gateway(settings, factory, ready=ready)
+        return run_gateway(settings, open_facade, ready=ready)
     except OSError as exc:
         raise RuntimeFailure(
             f"Cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}"
