@@ -170,3 +170,46 @@ def test_mcp_and_rest_audit(adapters: Adapters) -> None:
     assert_valid("audit-report", ok[1])
     assert ok[1]["scope"]["policy"]["orphanIgnorePrefixes"] == ["a"]
     assert closed[0] == 400 and closed[1]["error"]["code"] == "VALIDATION"
+
+
+def test_a_cancelled_mcp_audit_stops_with_a_partial_report(adapters: Adapters) -> None:
+    """The MCP request's cancellation reaches the audit: it stops early (partial, the
+    unfinished rules inconclusive), and the engine answers no cancelled request."""
+    import threading
+
+    started, reports = threading.Event(), []
+
+    class Waiting:
+        def __init__(self) -> None:
+            self.gno = build(adapters)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.gno, name)
+
+        def audit(self, request: Any, cancelled: Callable[[], bool]) -> Any:
+            started.set()
+            for _ in range(500):  # until the notification arrives (at most 5 s)
+                if cancelled():
+                    break
+                threading.Event().wait(0.01)
+            report = self.gno.audit(request, cancelled=cancelled)
+            reports.append(report)
+            return report
+
+    peer = Peer(facade=Waiting)
+    peer.initialize()
+    call = {"jsonrpc": "2.0", "id": "a1", "method": "tools/call", "params": {"name": "gno_audit"}}
+    reply = peer.engine.handle(peer.connection, call)
+    assert reply.work is not None
+    answers: list[Any] = []
+    worker = threading.Thread(target=lambda: answers.append(reply.work()))  # type: ignore[misc]
+    worker.start()
+    assert started.wait(5)
+    peer.send(
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "a1"}}
+    )
+    worker.join(10)
+    assert answers == [None]
+    (report,) = reports
+    assert report.status == "partial"
+    assert {r.reason for r in report.rules} == {"cancelled"}
