@@ -138,15 +138,19 @@ def select(
         if not chosen:
             bare = assemble(frame, [], omitted, facets, whole, SHED_LEVELS, check=False)
             assert bare is not None
+            # The bare capsule's own numbers (their digits) and its omission reasons move a
+            # few tokens with the budget asked for: the minimum said has that slack.
+            need = bare["budget"]["usedTokens"] + FLOOR_SLACK
+            need_bytes = bare["budget"]["usedBytes"] + FLOOR_SLACK
             raise ContextError(
                 "invalid_budget",
-                "The budget is smaller than the capsule's own fields "
-                f"({bare['budget']['usedTokens']} tokens, {bare['budget']['usedBytes']} "
-                "bytes with every optional detail shed); raise budgetTokens (or budgetBytes)",
+                f"The budget is smaller than the capsule's own fields (about {need} tokens, "
+                f"{need_bytes} bytes with every optional detail shed, and no passage); raise "
+                "budgetTokens (or budgetBytes)",
                 requestedTokens=budget["requestedTokens"],
                 requestedBytes=budget["requestedBytes"],
-                minimumTokens=bare["budget"]["usedTokens"],
-                minimumBytes=bare["budget"]["usedBytes"],
+                minimumTokens=need,
+                minimumBytes=need_bytes,
             )
         dropped = chosen.pop()
         omitted.append(Omitted("global_budget", dropped, rank=dropped.rank))

@@ -119,6 +119,13 @@ def test_a_budget_below_the_envelope_is_invalid_budget(made: Any) -> None:
         gno.context(ContextRequest(goal="foam", budget_tokens=50))
     assert caught.value.reason == "invalid_budget"
     assert caught.value.code == "VALIDATION"
+    # The refusal says what the capsule's own fields need, everything optional shed: that
+    # budget compiles.
+    minimum = caught.value.details["minimumTokens"]
+    assert minimum > 50
+    with facade(made) as gno:
+        capsule = gno.context(ContextRequest(goal="foam", budget_tokens=minimum)).wire()
+    assert capsule["budget"]["usedTokens"] <= minimum
 
 
 @pytest.mark.parametrize(
