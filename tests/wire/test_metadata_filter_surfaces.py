@@ -169,3 +169,21 @@ def test_rest_refuses_an_invalid_predicate_with_its_path(made: Any) -> None:
     assert status == 400
     assert body["error"]["code"] == "VALIDATION"
     assert any(f.startswith("filter") for f in body["error"]["details"]["fields"]), body
+
+
+def test_a_filtered_capsule_is_valid_and_verify_reruns_its_ranking_with_the_predicate() -> None:
+    from gno_core.contracts.evidence_requests import ContextRequest
+    from tests.schema_check import assert_valid
+
+    adapters = in_memory(NOTES)
+    with build(adapters) as gno:
+        gno.sync()
+        capsule = gno.context(
+            ContextRequest(goal="kettle release steps", budget_tokens=4000, filter=APPROVED)
+        ).wire()
+        assert_valid("context-capsule-v1", capsule)
+        assert capsule["scope"]["filter"] == APPROVED
+        gno.embed()  # drift: verify ranks again, with the recorded predicate
+        after = gno.context_verify(capsule).wire()
+    assert after["status"] == "fresh", after
+    assert after["rankingStatus"] == "unchanged", after
