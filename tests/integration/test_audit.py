@@ -266,3 +266,17 @@ def test_exit_codes(
     assert (tmp_path / "report.json").is_file()
     assert cli("audit", "--max-findings", "0").code == 1
     assert cli("audit", "--collection", "nope").code == 1
+
+
+def test_a_note_linked_only_from_another_collection_is_no_orphan(tmp_path: Path) -> None:
+    _write(tmp_path / "one", {"target.md": "# Target\n"})
+    _write(tmp_path / "two", {"source.md": "# Source\n\n[[one:target]]\n"})
+    with gno_core.open(env=_env(tmp_path / "home")) as gno:
+        gno.add_collection(CollectionConfig(name="one", path=str(tmp_path / "one")))
+        gno.add_collection(CollectionConfig(name="two", path=str(tmp_path / "two")))
+        gno.sync()
+        assert _edges(gno) == [("source.md", "target.md", "links_to", "wiki", "explicit")]
+        report = gno.audit(AuditRequest(category="links", collection="one"))
+        assert [f.subject.rel_path for f in report.findings] == []
+        both = gno.audit(AuditRequest(category="links"))
+        assert [f.subject.rel_path for f in both.findings] == ["source.md"]

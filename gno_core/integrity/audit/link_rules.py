@@ -191,15 +191,14 @@ def orphans(frame: Frame) -> Outcome:
     memory = {c.name for c in frame.collections if c.memory_managed}
     out_edges: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
     linked: set[tuple[str, str]] = set()
-    for coll in frame.collections:
-        graph = frame.handle.index.links.graph(coll.name)
-        docs = graph.documents
-        for s, t, _, _ in graph.edges:
-            a, b = docs[s], docs[t]
-            ka, kb = (a.collection, a.rel_path), (b.collection, b.rel_path)
-            if ka != kb:
-                out_edges[ka].add(kb)
-                linked.add(kb)
+    # every collection's links, not only the audited ones': a note another collection links
+    # to is reached
+    for edge in frame.handle.index.links.edges():
+        ka = (edge.source.collection, edge.source.rel_path)
+        kb = (edge.target.collection, edge.target.rel_path)
+        if ka != kb:
+            out_edges[ka].add(kb)
+            linked.add(kb)
     roots, missing = _roots(frame, request.orphan_roots or [])
     if request.orphan_roots and not roots:
         return Outcome("inconclusive", 0, [], "no orphanRoots entry names a document")
