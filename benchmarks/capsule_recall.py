@@ -87,7 +87,7 @@ def answer_spans(gno: Any, goal: dict[str, Any]) -> list[list[tuple[str, int, in
 def main() -> None:
     from gno_adapters.bootstrap import open_gno
     from gno_core.contracts.evidence_requests import ContextRequest
-    from gno_core.evidence.errors import ContextError
+    from gno_core.errors import ContextError
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--budgets", default="1000,2000,4000,12000")

@@ -38,8 +38,7 @@ MEANINGS: dict[int, str] = {
 
 def error_codes() -> dict[int, list[str]]:
     """Exit status -> the error codes (``--json``: ``error.code``) that exit with it."""
-    from gno_core.errors import EXIT_CODES
-    from gno_core.memory.errors import MEMORY_CODES
+    from gno_core.errors import EXIT_CODES, MEMORY_CODES
 
     found: dict[int, list[str]] = {}
     for code, status in EXIT_CODES.items():

@@ -12,10 +12,23 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
-from gno_core.errors import NotFoundError, ValidationError
+from gno_core.errors import AdaptersNotFoundError, AmbiguousAdaptersError
 
 if TYPE_CHECKING:
     from gno_core.facade import Gno
+
+# The two errors ``open`` raises live in ``gno_core.errors``; the Python API page names them
+# here too, so they stay importable from here.
+__all__ = [
+    "ADAPTERS_GROUP",
+    "ADAPTERS_VARIABLE",
+    "AdapterFactory",
+    "AdaptersNotFoundError",
+    "AmbiguousAdaptersError",
+    "EntryPointLike",
+    "open",
+    "select_adapters",
+]
 
 #: The entry-point group adapter sets register under.
 ADAPTERS_GROUP = "gno.adapters"
@@ -35,14 +48,6 @@ class EntryPointLike(Protocol):
     def value(self) -> str: ...
 
     def load(self) -> object: ...
-
-
-class AmbiguousAdaptersError(ValidationError):
-    """Several adapter sets are installed and nothing says which one to use (``VALIDATION``)."""
-
-
-class AdaptersNotFoundError(NotFoundError):
-    """The requested adapter set is not installed, or none is (``NOT_FOUND``)."""
 
 
 # ``gno_core.open`` reads like ``gzip.open``: the module is the namespace, so the builtin name is fine.

@@ -121,6 +121,102 @@ class UnwritableConfigError(GnoError):
     code = "CONFIG_UNWRITABLE"
 
 
+#: A file or folder name that is not valid UTF-8: it has no faithful relPath or URI (the
+#: reason a ``SourceTree`` records for it, beside ``IngestError``'s).
+FILENAME_ENCODING = "FILENAME_ENCODING"
+
+
+class IngestError(GnoError):
+    """A source file that cannot be indexed. ``reason`` is the stable failure code recorded for
+    it (``BINARY``, ``ENCODING``, ``TOO_LARGE``, ``UNREADABLE``, ``FRONTMATTER``)."""
+
+    code: ClassVar[str] = "VALIDATION"
+
+    def __init__(self, reason: str, message: str, *, rel_path: str) -> None:
+        super().__init__(message, details={"code": reason, "relPath": rel_path})
+        self.reason = reason
+
+
+class ContextError(ValidationError):
+    """A capsule request that cannot be compiled or verified as given; ``details.reason`` is
+    the stable Context error code (invalid_goal, invalid_filter, invalid_uri, invalid_budget,
+    retrieval_failed, index_mismatch, invalid_capsule)."""
+
+    def __init__(self, reason: str, message: str, **details: Any) -> None:
+        super().__init__(message, details={"reason": reason, **details})
+        self.reason = reason
+
+
+class AmbiguousAdaptersError(ValidationError):
+    """Several adapter sets are installed and nothing says which one to use (``VALIDATION``)."""
+
+
+class AdaptersNotFoundError(NotFoundError):
+    """The requested adapter set is not installed, or none is (``NOT_FOUND``)."""
+
+
+# The ``MEMORY_*`` codes of remember and recall, with their HTTP statuses and CLI exits: each
+# code is its own class (made from the table, so the code, the status and the exit live in one
+# row); ``memory_error(code, message)`` builds one.
+
+#: code -> (HTTP status, CLI exit code). Add, never rename: the codes are a wire contract.
+MEMORY_CODES: dict[str, tuple[int, int]] = {
+    "MEMORY_TEXT_REQUIRED": (400, 1),
+    "MEMORY_TEXT_TOO_LARGE": (400, 1),
+    # NUL or another control character, a lone surrogate: text a fact file cannot store.
+    "MEMORY_TEXT_INVALID": (400, 1),
+    "MEMORY_QUERY_REQUIRED": (400, 1),
+    "MEMORY_BUDGET_INVALID": (400, 1),
+    "MEMORY_COLLECTION_REQUIRED": (400, 1),
+    "MEMORY_COLLECTION_UNMANAGED": (400, 1),
+    "MEMORY_COLLECTION_NOT_FOUND": (404, 1),
+    "MEMORY_SCOPES_REQUIRED": (400, 1),
+    "MEMORY_SCOPES_INVALID": (400, 1),
+    "MEMORY_IDENTITY_REQUIRED": (400, 1),
+    "MEMORY_DECISION_INVALID": (400, 1),
+    "MEMORY_PREDECESSOR_REQUIRED": (400, 1),
+    "MEMORY_PREDECESSOR_NOT_FOUND": (404, 1),
+    # A state the caller can re-read and retry from: exit 4, as a lost supersede race.
+    "MEMORY_PREDECESSOR_HASH_MISMATCH": (409, 4),
+    "MEMORY_SUPERSEDE_CONFLICT": (409, 4),
+    "MEMORY_FENCED_REPLAY": (400, 1),
+    "MEMORY_FENCED_DERIVED": (400, 1),
+    "MEMORY_WRITE_LEASE_BUSY": (409, 4),
+    "MEMORY_SYNC_FAILED": (500, 2),
+    "MEMORY_QUERY_FAILED": (500, 2),
+    "MEMORY_SUPERSEDE_PROJECTION_FAILED": (500, 2),
+}
+
+
+class MemoryFailure(GnoError):
+    """Base of every ``MEMORY_*`` error; ``http_status`` and ``exit_code`` come from the table."""
+
+    code = "MEMORY_QUERY_FAILED"
+    http_status: ClassVar[int | None] = 500
+    exit_code: ClassVar[int | None] = 2
+
+
+def _class_name(code: str) -> str:
+    return "".join(part.title() for part in code.split("_")) + "Error"
+
+
+#: One class per code (``MemoryFencedReplayError`` for ``MEMORY_FENCED_REPLAY`` ...), so callers
+#: and tests can catch a precise failure.
+MEMORY_ERRORS: dict[str, type[MemoryFailure]] = {
+    code: type(
+        _class_name(code),
+        (MemoryFailure,),
+        {"code": code, "http_status": status, "exit_code": exit_code, "__module__": __name__},
+    )
+    for code, (status, exit_code) in MEMORY_CODES.items()
+}
+
+
+def memory_error(code: str, message: str, **details: Any) -> MemoryFailure:
+    """The error of ``code`` (one of ``MEMORY_CODES``) with ``message`` and ``details``."""
+    return MEMORY_ERRORS[code](message, details=details)
+
+
 #: CLI exit code per error code. Anything unlisted is a runtime failure (2).
 EXIT_CODES: dict[str, int] = {
     "VALIDATION": 1,

@@ -31,7 +31,7 @@ from gno_core.indexing.roots import overlapping_root
 from gno_core.links.reads import link_totals
 from gno_core.ports import ResidentProbe
 from gno_core.ports.index import Index
-from gno_core.retrieval.dates import iso_from_ns
+from gno_core.text.dates import iso_from_ns
 from gno_core.version import __version__
 
 __all__ = ["Health", "capabilities_line"]

@@ -9,7 +9,10 @@ faster than a frozen dataclass, which costs over a millisecond.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
+
+from gno_core.text.words import words_of
 
 if TYPE_CHECKING:
     from gno_core.contracts.metadata import MetadataPredicate
@@ -24,6 +27,7 @@ __all__ = [
     "SearchFilters",
     "StoredDocument",
     "Term",
+    "exclusion_clauses",
 ]
 
 
@@ -131,3 +135,13 @@ class LexicalQuery(NamedTuple):
             for word in clause.words if isinstance(clause, Phrase) else (clause.text,):
                 seen.setdefault(word, None)
         return tuple(seen)
+
+
+def exclusion_clauses(terms: Sequence[str]) -> list[Clause]:
+    """``SearchFilters.exclude_terms`` as clauses: one word is a term, several a phrase."""
+    out: list[Clause] = []
+    for term in terms:
+        words = words_of(term)
+        if words:
+            out.append(Term(words[0]) if len(words) == 1 else Phrase(tuple(words)))
+    return out

@@ -9,7 +9,7 @@ import importlib.util
 from types import ModuleType
 
 from gno_adapters.converters.common import ConversionFailure
-from gno_core.indexing.ingest import IngestError
+from gno_core.errors import IngestError
 from gno_core.ports.converters import Converted, ConvertLimits
 
 #: extension -> converter module of this package

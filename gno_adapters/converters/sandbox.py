@@ -23,7 +23,7 @@ from typing import Any
 
 from gno_adapters.converters.registry import MODULES, available, identity
 from gno_adapters.converters.worker import _LEN
-from gno_core.indexing.ingest import IngestError
+from gno_core.errors import IngestError
 from gno_core.ports.converters import Converted, ConvertLimits
 
 __all__ = ["SandboxedConverters"]

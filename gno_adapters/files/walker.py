@@ -21,10 +21,15 @@ import stat
 from collections.abc import Callable, Iterator
 
 from gno_core.domain import SourceFile
-from gno_core.errors import InvalidPathError, PathNotFoundError, RuntimeFailure, ValidationError
-from gno_core.indexing.ingest import FILENAME_ENCODING
-from gno_core.indexing.patterns import compile_glob, exclusions
-from gno_core.indexing.roots import KEY_STORE, key_store_in
+from gno_core.errors import (
+    FILENAME_ENCODING,
+    InvalidPathError,
+    PathNotFoundError,
+    RuntimeFailure,
+    ValidationError,
+)
+from gno_core.sources.key_stores import KEY_STORE, key_store_in
+from gno_core.sources.patterns import compile_glob, exclusions
 
 __all__ = ["LocalSourceTree"]
 

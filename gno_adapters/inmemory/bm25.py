@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gno_core.domain import Clause, Phrase
-from gno_core.retrieval.query import words_of
 from gno_core.text.cjk import query_units, segment_for_index
+from gno_core.text.words import words_of
 
 WEIGHTS = (1.5, 4.0, 1.0)  # path, title, body
 K1 = 1.2

@@ -11,7 +11,7 @@ from gno_core.domain import (
     SearchFilters,
     StoredDocument,
 )
-from gno_core.retrieval.query import exclusion_clauses
+from gno_core.read_values import exclusion_clauses
 from gno_core.text.cjk import SEGMENTER_ID
 
 TOKENIZER = f"porter-step1 unicode61 remove_diacritics 2 + {SEGMENTER_ID} (in memory)"

@@ -1,6 +1,6 @@
 """``InMemorySourceTree``: the ``SourceTree`` port over files held in a dict, for tests and for
 building a whole ``Gno`` without a disk. It selects files with the same pure rules as the local
-walker (``gno_core.indexing.patterns``); the shared contract suite runs against both."""
+walker (``gno_core.sources.patterns``); the shared contract suite runs against both."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from gno_core.domain import SourceFile
 from gno_core.errors import InvalidPathError, PathNotFoundError, RuntimeFailure, ValidationError
-from gno_core.indexing.patterns import compile_glob, exclusions
-from gno_core.indexing.roots import KEY_STORE, key_store_in
+from gno_core.sources.key_stores import KEY_STORE, key_store_in
+from gno_core.sources.patterns import compile_glob, exclusions
 
 __all__ = ["InMemorySourceTree"]
 

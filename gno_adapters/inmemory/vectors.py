@@ -21,7 +21,7 @@ from gno_core.ports.vectors import (
     Scope,
     VectorHit,
 )
-from gno_core.retrieval.query import exclusion_clauses
+from gno_core.read_values import exclusion_clauses
 
 
 class InMemoryVectors:

@@ -1,5 +1,5 @@
 """Vectors that outlive a mirror: when a document gets a new mirror, its chunks whose embedded
-text is unchanged (same ``gno_core.indexing.reuse.embedding_key``) take the old chunks' vectors
+text is unchanged (same ``gno_core.text.embedding_key``) take the old chunks' vectors
 over, in every vector space, instead of waiting to be embedded again."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import apsw
 
 from gno_core.domain import Chunk
-from gno_core.indexing.reuse import embedding_key
+from gno_core.text.embedding_key import embedding_key
 
 __all__ = ["carry_vectors"]
 
@@ -23,7 +23,7 @@ def carry_vectors(
 ) -> int:
     """Inside a write transaction: give the chunks of mirror ``new`` (``(mirror_hash, title)``)
     the vectors, in every space, of the chunks of mirror ``old`` with the same embedding key
-    (``gno_core.indexing.reuse``); the vec0 copies follow (or are marked for a rebuild when the
+    (``gno_core.text.embedding_key``); the vec0 copies follow (or are marked for a rebuild when the
     extension is not loaded). Returns how many vectors were carried."""
     old_mirror, old_title = old
     new_mirror, new_title = new

@@ -34,8 +34,8 @@ from gno_core.domain import (
 from gno_core.errors import DuplicateError
 from gno_core.metadata.extract import metadata_json
 from gno_core.ports.clock import Clock
-from gno_core.retrieval.dates import iso_from_ns, parse_document_date
 from gno_core.text.cjk import segment_for_index
+from gno_core.text.dates import iso_from_ns, parse_document_date
 
 
 def _failure_row(f: IngestFailure, now: str) -> tuple[object, ...]:

@@ -21,9 +21,17 @@ from typing import TYPE_CHECKING, NamedTuple
 from gno_adapters.sqlite.connection import fold
 from gno_adapters.sqlite.migrations import FTS_TOKENIZER
 from gno_adapters.sqlite.rows import DOC_COLUMNS, Rows, to_document
-from gno_core.read_values import Clause, LexicalHit, LexicalQuery, Phrase, SearchFilters, Term
-from gno_core.retrieval.query import exclusion_clauses, words_of
+from gno_core.read_values import (
+    Clause,
+    LexicalHit,
+    LexicalQuery,
+    Phrase,
+    SearchFilters,
+    Term,
+    exclusion_clauses,
+)
 from gno_core.text.cjk import SEGMENTER_ID, query_units
+from gno_core.text.words import words_of
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -14,8 +14,8 @@ import apsw
 from gno_adapters.sqlite.connection import write_transaction
 from gno_adapters.sqlite.errors import translate_errors
 from gno_adapters.sqlite.link_rows import BATCH, DECODER
-from gno_core.links.names import strip_markdown_extension
 from gno_core.ports.links import BatchResolver, NamedDoc, NameRow, PendingRow, Resolution
+from gno_core.text.names import strip_markdown_extension
 
 __all__ = ["resolve_pending"]
 

@@ -33,9 +33,8 @@ from gno_core.ports.vectors import (
     Scope,
     VectorHit,
 )
-from gno_core.read_values import SearchFilters, StoredDocument
-from gno_core.retrieval.dates import iso_from_ns
-from gno_core.retrieval.query import exclusion_clauses
+from gno_core.read_values import SearchFilters, StoredDocument, exclusion_clauses
+from gno_core.text.dates import iso_from_ns
 
 #: vec0 is asked for this many times the wanted documents (chunks of one document, inactive
 #: documents and orphans share the neighbour list), within sqlite-vec's k limit.

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from gno_core.evidence.facets import covers, word_forms
 from gno_core.evidence.sections import Section
-from gno_core.retrieval.query import STOPWORDS, words_of
+from gno_core.retrieval.query import STOPWORDS
+from gno_core.text.words import words_of
 
 __all__ = ["SectionSignals", "is_navigation", "is_release_notes", "section_signals"]
 

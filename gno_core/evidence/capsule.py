@@ -29,10 +29,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from gno_core.errors import GnoError
+from gno_core.errors import ContextError, GnoError
 from gno_core.evidence.answering import SectionSignals, is_navigation, section_signals
 from gno_core.evidence.canonical import content_id
-from gno_core.evidence.errors import ContextError
 from gno_core.evidence.facets import covers, derive_facets, facet_words, stems_of, word_forms
 from gno_core.evidence.frame import (
     budget_of,
@@ -45,8 +44,8 @@ from gno_core.evidence.sections import Section, parse_sections
 from gno_core.evidence.selection import Candidate, Omitted, capsule_id, evidence_id, select
 from gno_core.evidence.spans import blocks, headings, relevant_chunks
 from gno_core.identity import parse_ref
-from gno_core.retrieval.query import words_of
 from gno_core.retrieval.vector import content_words
+from gno_core.text.words import words_of
 
 if TYPE_CHECKING:
     from gno_core.contracts.evidence_requests import ContextRequest

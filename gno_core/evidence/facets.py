@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from gno_core.retrieval.query import STOPWORDS, words_of
+from gno_core.retrieval.query import STOPWORDS
+from gno_core.text.words import words_of
 
 MAX_FACETS = 16
 MAX_FACET_CHARS = 200

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gno_core.errors import ContextError
 from gno_core.evidence.canonical import content_id, sha256_hex
-from gno_core.evidence.errors import ContextError
 from gno_core.evidence.selection import BYTE_ESTIMATOR, TOKENIZER_ESTIMATOR
 from gno_core.metadata.coverage import METADATA_WARNING
 from gno_core.retrieval.coverage import GAP_WARNING

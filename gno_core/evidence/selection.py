@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gno_core.errors import ContextError
 from gno_core.evidence.canonical import canonical_bytes
-from gno_core.evidence.errors import ContextError
 from gno_core.evidence.payload import (
     BYTE_ESTIMATOR,
     SHED_EVIDENCE_FIELDS,

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from gno_core.errors import GnoError
-from gno_core.retrieval.dates import parse_document_date
-from gno_core.retrieval.query import parse_query, words_of
+from gno_core.retrieval.query import parse_query
 from gno_core.retrieval.results import doc_key
+from gno_core.text.dates import parse_document_date
+from gno_core.text.words import words_of
 
 if TYPE_CHECKING:
     from gno_core.contracts.evidence_requests import DiagnoseRequest

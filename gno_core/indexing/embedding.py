@@ -52,7 +52,7 @@ def passage_text(embedder: Embedder, chunk: PendingChunk) -> str:
     """The text embedded for ``chunk``: blank runs collapsed (as they were before mirrors kept
     every source line, so that text embedded then is the text embedded now), frontmatter left out,
     the document title in front (through the model's profile) unless the chunk already opens
-    with it. A function of ``reuse.embedding_key`` of the chunk only (vectors are carried over on
+    with it. A function of ``text.embedding_key`` of the chunk only (vectors are carried over on
     that promise)."""
     text = collapse_blank_runs(chunk.text)
     if chunk.start_line == 1:

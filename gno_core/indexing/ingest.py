@@ -19,11 +19,11 @@ from __future__ import annotations
 import hashlib
 import posixpath
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from gno_core.config import ChunkingConfig, CollectionConfig, IngestConfig
 from gno_core.domain import DocumentMeta, ExtractedLink, IndexedDocument, SourceFile
-from gno_core.errors import GnoError
+from gno_core.errors import GnoError, IngestError
 from gno_core.facts import FactRecord, InvalidFact
 from gno_core.indexing.inline_tags import inline_tags
 from gno_core.links.extract import extract_links
@@ -43,14 +43,12 @@ __all__ = [
     "CONVERTER_MISSING",
     "CONVERTER_VERSION",
     "ENCODING",
-    "FILENAME_ENCODING",
     "FRONTMATTER",
     "MARKDOWN_CONVERTER",
     "MARKDOWN_EXTENSIONS",
     "PLAINTEXT_CONVERTER",
     "TOO_LARGE",
     "UNREADABLE",
-    "IngestError",
     "build_document",
     "convert_limits",
     "extractor_for",
@@ -62,8 +60,6 @@ ENCODING = "ENCODING"
 TOO_LARGE = "TOO_LARGE"
 UNREADABLE = "UNREADABLE"
 FRONTMATTER = "FRONTMATTER"
-#: A file or folder name that is not valid UTF-8: it has no faithful relPath or URI.
-FILENAME_ENCODING = "FILENAME_ENCODING"
 
 MARKDOWN_CONVERTER = "native/markdown"
 PLAINTEXT_CONVERTER = "native/plaintext"
@@ -107,17 +103,6 @@ _MIME: dict[str, str] = {
     ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
     ".odt": "application/vnd.oasis.opendocument.text",
 }
-
-
-class IngestError(GnoError):
-    """A source file that cannot be indexed. ``reason`` is the stable failure code recorded for
-    it (``BINARY``, ``ENCODING``, ``TOO_LARGE``, ``UNREADABLE``, ``FRONTMATTER``)."""
-
-    code: ClassVar[str] = "VALIDATION"
-
-    def __init__(self, reason: str, message: str, *, rel_path: str) -> None:
-        super().__init__(message, details={"code": reason, "relPath": rel_path})
-        self.reason = reason
 
 
 def mime_type(ext: str) -> str:

@@ -12,11 +12,11 @@ from gno_core.contracts import SyncResult
 from gno_core.contracts.embedding import EmbedResult
 from gno_core.errors import GnoError
 from gno_core.indexing.collections import Collections
-from gno_core.indexing.patterns import exclusions
 from gno_core.indexing.runs import IndexRuns
 from gno_core.ports import SemanticModels
 from gno_core.ports.changes import ChangeFeed
 from gno_core.ports.lease import Cancelled
+from gno_core.sources.patterns import exclusions
 
 __all__ = ["LiveEvent", "LiveIndexer", "touched_collections"]
 

@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable
 
 from gno_core.errors import InvalidPathError
+from gno_core.sources.key_stores import KEY_STORE, key_store_in
 
 #: The spec's "Collection Root Validation" list (system part).
 SYSTEM_ROOTS = (
@@ -54,72 +55,6 @@ BROAD_ROOTS = (
     "/private",
     "/run",
 )
-#: Folders (as consecutive path segments, matched anywhere and case-insensitively) that hold
-#: private keys, tokens, passwords or session cookies.
-KEY_STORES: tuple[tuple[str, ...], ...] = tuple(
-    tuple(store.split("/"))
-    for store in (
-        ".ssh",
-        ".gnupg",
-        ".gpg",
-        ".aws",
-        ".azure",
-        ".kube",
-        ".docker",
-        ".password-store",
-        ".gcloud",
-        ".pki",
-        ".mozilla",
-        ".thunderbird",
-        ".terraform.d",
-        ".vault-token",
-        ".netrc",
-        ".git-credentials",
-        ".oci",
-        ".bluemix",
-        ".minikube",
-        ".talos",
-        ".m2",
-        ".cargo",
-        ".electrum",
-        ".bitcoin",
-        ".ethereum",
-        ".gnome2/keyrings",
-        ".local/share/keyrings",
-        ".local/share/kwalletd",
-        ".config/gh",
-        ".config/hub",
-        ".config/gcloud",
-        ".config/op",
-        ".config/1password",
-        ".config/rclone",
-        ".config/doctl",
-        ".config/sops",
-        ".config/google-chrome",
-        ".config/chromium",
-        ".config/bravesoftware",
-        ".config/microsoft-edge",
-        ".config/vivaldi",
-        "library/keychains",
-    )
-)
-#: Key stores that are one only where the system puts them: ``Library/Cookies`` in that case
-#: (a notes folder ``library/cookies`` of recipes is not one), the host's keys under ``/etc``.
-EXACT_KEY_STORES = ("Library/Cookies",)
-SYSTEM_KEY_STORES = ("/etc/ssh", "/etc/ssl/private", "/etc/pki", "/etc/letsencrypt")
-_DOTTED = sorted("/".join(store)[1:] for store in KEY_STORES if store[0].startswith("."))
-_PLAIN = sorted("/".join(store) for store in KEY_STORES if not store[0].startswith("."))
-_STORES_RX = re.compile(  # "/." first, so most positions fail at once
-    r"(?:^|/)(\.(?:"
-    + "|".join(map(re.escape, _DOTTED))
-    + ")|"
-    + "|".join(map(re.escape, _PLAIN))
-    + r")(?=/|$)",
-    re.IGNORECASE,
-)
-_EXACT_RX = re.compile(
-    "(?:^|/)(" + "|".join(re.escape(store) for store in EXACT_KEY_STORES) + ")(?=/|$)"
-)
 _HOME = "the home folder"
 _BROAD = "a folder that holds far more than notes"
 _HINTED = (_HOME, _BROAD)
@@ -127,8 +62,6 @@ _LIB = re.compile(r"/lib(?:32|64|x32|exec)?")
 
 #: ``details.code`` of a refusal the person may override (``--allow-broad-root``).
 BROAD_ROOT = "BROAD_ROOT"
-#: ``details.code`` of a refusal nobody overrides: the folder is, or is inside, a key store.
-KEY_STORE = "KEY_STORE"
 
 
 def _norm(path: str) -> str:
@@ -136,28 +69,6 @@ def _norm(path: str) -> str:
     if norm.startswith("//"):
         norm = "/" + norm.lstrip("/")  # POSIX keeps a leading "//"; it is still the root
     return norm
-
-
-def key_store_in(path: str) -> str | None:
-    """The key store ``path`` is or lies under (the path up to and including it, as spelled
-    in ``path``), or None. ``path`` is absolute or relative; ``KEY_STORES`` segments compare
-    case-insensitively (a case-insensitive disk opens ``~/.SSH`` as ``~/.ssh``). Cheap (two
-    regular expressions, skipped for a path with no hidden segment, ``library`` or ``/etc/``),
-    so sync asks it of every file it walks."""
-    if (
-        "/." not in path
-        and not path.startswith(".")
-        and "ibrary" not in path.casefold()
-        and not path.startswith("/etc/")
-    ):
-        return None  # every store is a hidden segment but these
-    found = _STORES_RX.search(path) or _EXACT_RX.search(path)
-    if found is not None:
-        return path[: found.end(1)]
-    for system in SYSTEM_KEY_STORES:
-        if path == system or path.startswith(system + "/"):
-            return system
-    return None
 
 
 def _hidden_home_folder(norm: str, home: str) -> str | None:

@@ -44,25 +44,23 @@ from gno_core.domain import (
     SourceFile,
     SourceState,
 )
-from gno_core.errors import CancelledError, GnoError
+from gno_core.errors import FILENAME_ENCODING, CancelledError, GnoError, IngestError
 from gno_core.indexing.batch import PendingBatch
 from gno_core.indexing.ingest import (
     CONVERTER_MISSING,
-    FILENAME_ENCODING,
     TOO_LARGE,
     UNREADABLE,
-    IngestError,
     build_document,
     convert_limits,
     extractor_for,
 )
-from gno_core.indexing.roots import KEY_STORE, key_store_in
 from gno_core.links.resolve import resolve_pending
 from gno_core.ports.clock import Clock
 from gno_core.ports.converters import DocumentConverter
 from gno_core.ports.files import FrontmatterParser, SourceTree
 from gno_core.ports.ledger import SyncLedger
 from gno_core.ports.links import LinkStore
+from gno_core.sources.key_stores import KEY_STORE, key_store_in
 
 __all__ = ["SyncProgress", "Syncer"]
 

@@ -11,19 +11,17 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from gno_core.domain import MARKDOWN, ExtractedLink, NameKey
+from gno_core.text.names import strip_markdown_extension
 
 __all__ = [
-    "MARKDOWN_EXTENSIONS",
     "collection_path",
     "document_names",
     "fold",
     "label_first_target",
     "link_keys",
-    "strip_markdown_extension",
     "target_path",
 ]
 
-MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdx")
 #: Link keys remembered by what they depend on (a few MB at most).
 KEYS_CACHED = 1 << 15
 
@@ -32,16 +30,6 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower().strip()  # same result, a fraction of the cost (once per link key)
     return unicodedata.normalize("NFC", text).casefold().strip()
-
-
-def strip_markdown_extension(path: str) -> str:
-    if "." not in path:  # most names: nothing to strip
-        return path
-    lower = path.lower()
-    for ext in MARKDOWN_EXTENSIONS:
-        if lower.endswith(ext) and len(path) > len(ext):
-            return path[: -len(ext)]
-    return path
 
 
 def document_names(rel_path: str, title: str | None, aliases: Iterable[str]) -> tuple[NameKey, ...]:

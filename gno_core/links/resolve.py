@@ -41,14 +41,9 @@ from gno_core.domain import (
     LinkTarget,
     NameHit,
 )
-from gno_core.links.names import (
-    MARKDOWN_EXTENSIONS,
-    collection_path,
-    fold,
-    label_first_target,
-    strip_markdown_extension,
-)
+from gno_core.links.names import collection_path, fold, label_first_target
 from gno_core.ports.links import LinkStore, NamedDoc, NameRow, PendingRow, Resolution
+from gno_core.text.names import MARKDOWN_EXTENSIONS, strip_markdown_extension
 
 __all__ = ["RESOLVE_BATCH", "resolve_batch", "resolve_link", "resolve_pending"]
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from gno_core.memory.errors import memory_error
+from gno_core.errors import memory_error
 
 __all__ = ["DEFAULT_MAX_FACTS", "DEFAULT_MAX_TOKENS", "Budget", "estimate_tokens", "take"]
 

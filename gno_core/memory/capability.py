@@ -12,7 +12,7 @@ from gno_core.facts import MemoryIdentity
 from gno_core.index_handle import IndexHandle
 from gno_core.memory.recall import recall
 from gno_core.ports import FrontmatterParser, NoteFiles, SemanticModels
-from gno_core.retrieval.dates import iso_from_ns
+from gno_core.text.dates import iso_from_ns
 
 if TYPE_CHECKING:
     from gno_core.contracts.memory import RememberResult

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gno_core.memory.errors import memory_error
+from gno_core.errors import memory_error
 
 __all__ = ["Receipt", "fence"]
 

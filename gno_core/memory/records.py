@@ -41,10 +41,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from gno_core.errors import ValidationError
+from gno_core.errors import MemoryFailure, ValidationError, memory_error
 from gno_core.facts import FactRecord, InvalidFact
 from gno_core.identity import parse_uri
-from gno_core.memory.errors import MemoryFailure, memory_error
 
 __all__ = [
     "MAX_FACT_BYTES",

@@ -33,7 +33,6 @@ from gno_core.defaults import TOOL_WRITE_WAIT_SECONDS
 from gno_core.documents import Documents
 from gno_core.errors import ConflictError, GnoError, InvalidPathError, ValidationError
 from gno_core.index_handle import IndexHandle
-from gno_core.links.names import MARKDOWN_EXTENSIONS
 from gno_core.memory.area import in_facts_area
 from gno_core.ports import FrontmatterParser, NoteFiles
 from gno_core.ports.refactors import RefactorCommit
@@ -45,6 +44,7 @@ from gno_core.refactors.planner import Planner
 from gno_core.refactors.preview import to_preview
 from gno_core.refactors.text import Edit, RawText, apply_edits
 from gno_core.refactors.unseen import unseen_message
+from gno_core.text.names import MARKDOWN_EXTENSIONS
 from gno_core.writes.capture import check_indexable, check_rel_path
 
 __all__ = ["Refactors"]

@@ -10,7 +10,8 @@ from collections import defaultdict
 
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.domain import IndexedDocument, IngestFailure, SyncBatch
-from gno_core.indexing.ingest import TOO_LARGE, IngestError, build_document
+from gno_core.errors import IngestError
+from gno_core.indexing.ingest import TOO_LARGE, build_document
 from gno_core.links.resolve import resolve_pending
 from gno_core.ports import FrontmatterParser, NoteFiles
 from gno_core.ports.index import Index

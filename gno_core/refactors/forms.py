@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from gno_core.links.inline import _DEST
-from gno_core.links.names import fold, strip_markdown_extension
+from gno_core.links.names import fold
+from gno_core.text.names import strip_markdown_extension
 
 __all__ = [
     "Site",

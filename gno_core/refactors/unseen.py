@@ -9,10 +9,10 @@ import posixpath
 
 from gno_core.config import GnoConfig
 from gno_core.contracts.refactors import RefactorPreview
-from gno_core.links.names import MARKDOWN_EXTENSIONS
 from gno_core.ports import SyncLedger
 from gno_core.refactors.model import Note, Plan
 from gno_core.refactors.reading import SCAN_MAX_LINKS, NoteReader
+from gno_core.text.names import MARKDOWN_EXTENSIONS
 
 __all__ = ["names_it", "truncated", "unindexed", "unseen", "unseen_message"]
 

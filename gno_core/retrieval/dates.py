@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
-from gno_core.errors import ValidationError
+from gno_core.text.dates import RELATIVE_RE, iso_range, to_ns
 
-_REL_RE = re.compile(r"^(\d+)\s*(h|d|w|m|y|hours?|days?|weeks?|months?|years?)(\s+ago)?$")
 _UNIT_DAYS = {"d": 1, "w": 7, "m": 30, "y": 365}
 _NS = 1_000_000_000
-
-
-def to_ns(moment: datetime) -> int:
-    return int(moment.timestamp() * _NS)
-
-
-def iso_from_ns(ns: int) -> str:
-    """UTC ISO 8601 with a ``Z`` suffix and second precision."""
-    return datetime.fromtimestamp(ns / _NS, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def parse_bound(value: str, now_ns: int, *, upper: bool = False) -> int:
@@ -33,7 +22,7 @@ def parse_bound(value: str, now_ns: int, *, upper: bool = False) -> int:
     today = datetime.combine(now.date(), datetime.min.time(), tzinfo=UTC)
     start, end = _named(text, now, today)
     if start is None:
-        m = _REL_RE.match(text)
+        m = RELATIVE_RE.match(text)
         if m:
             amount, unit = int(m.group(1)), m.group(2)[0]
             delta = (
@@ -42,7 +31,7 @@ def parse_bound(value: str, now_ns: int, *, upper: bool = False) -> int:
                 else timedelta(days=amount * _UNIT_DAYS[unit])
             )
             return to_ns(now - delta)
-        start, end = _absolute(value.strip())
+        start, end = iso_range(value.strip())
     return to_ns(end if upper else start)
 
 
@@ -71,37 +60,3 @@ def _add_month(d: datetime) -> datetime:
 
 def _sub_month(d: datetime) -> datetime:
     return d.replace(year=d.year - 1, month=12) if d.month == 1 else d.replace(month=d.month - 1)
-
-
-def _absolute(text: str) -> tuple[datetime, datetime]:
-    try:
-        if len(text) == 10:
-            day = date.fromisoformat(text)
-            start = datetime.combine(day, datetime.min.time(), tzinfo=UTC)
-            return start, start + timedelta(days=1)
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError as exc:
-        if _REL_RE.match(text.lstrip("-").lower()):
-            raise ValidationError(
-                f"Invalid date {text!r}: relative tokens have no sign, they count back from "
-                f"now: use {text.lstrip('-')!r}",
-                details={"value": text},
-            ) from exc
-        raise ValidationError(
-            f"Invalid date {text!r}: use YYYY-MM-DD, an ISO date-time, or a relative token "
-            "such as 7d, 2w, today, last month",
-            details={"value": text},
-        ) from exc
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment, moment
-
-
-def parse_document_date(value: str | None) -> int | None:
-    """Nanoseconds for a stored ISO document date, or None when absent or unparseable."""
-    if not value:
-        return None
-    try:
-        return to_ns(_absolute(value)[0])
-    except ValidationError:
-        return None

@@ -11,7 +11,8 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from gno_core.retrieval.query import MAX_CLAUSES, MAX_QUERY_CHARS, STOPWORDS, words_of
+from gno_core.retrieval.query import MAX_CLAUSES, MAX_QUERY_CHARS, STOPWORDS
+from gno_core.text.words import words_of
 
 FEEDBACK_DOCS = 5
 FEEDBACK_TERMS = 10

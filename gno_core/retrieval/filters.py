@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from gno_core.index_handle import require_collection
 from gno_core.read_values import SearchFilters, StoredDocument
 from gno_core.retrieval.dates import parse_bound
-from gno_core.retrieval.query import words_of
+from gno_core.text.words import words_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -29,7 +29,6 @@ from gno_core.read_values import SearchFilters, StoredDocument
 from gno_core.retrieval import expansion
 from gno_core.retrieval import rerank as rr
 from gno_core.retrieval.coverage import vector_gap
-from gno_core.retrieval.dates import parse_document_date
 from gno_core.retrieval.filters import metadata_excluded
 from gno_core.retrieval.fusion import (
     RRF_K,
@@ -43,7 +42,7 @@ from gno_core.retrieval.fusion import (
     fuse,
 )
 from gno_core.retrieval.lexical import RankedHit
-from gno_core.retrieval.query import parse_query, read_query, words_of
+from gno_core.retrieval.query import parse_query, read_query
 from gno_core.retrieval.results import (
     HybridHits,
     HybridRun,
@@ -57,6 +56,8 @@ from gno_core.retrieval.results import (
 )
 from gno_core.retrieval.snippets import best_passage
 from gno_core.retrieval.vector import content_words
+from gno_core.text.dates import parse_document_date
+from gno_core.text.words import words_of
 
 if TYPE_CHECKING:
     from gno_core.contracts import SearchResults

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from gno_core.retrieval.dates import parse_document_date
-from gno_core.retrieval.query import parse_query, words_of
+from gno_core.retrieval.query import parse_query
 from gno_core.retrieval.snippets import Passage, best_passage
+from gno_core.text.dates import parse_document_date
+from gno_core.text.words import words_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -27,13 +27,11 @@ which no syntax at all can be read.
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from gno_core.errors import ValidationError
 from gno_core.read_values import Clause, LexicalQuery, Phrase, Term
+from gno_core.text.words import words_of
 
 MAX_QUERY_CHARS = 2000
 MAX_CLAUSES = 64
@@ -56,13 +54,6 @@ STRAY_STAR = "a '*' with no word before it was read as text"
 ONLY_EXCLUDED = "nothing was left to search beside the '-' words, so they were searched"
 OPERATOR_WORDS = "AND, OR, NOT and NEAR are words here, not operators"
 _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
-
-_WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-def words_of(text: str) -> list[str]:
-    """Split text into lowercase NFKC words (letters and digits; everything else separates)."""
-    return _WORD_RE.findall(unicodedata.normalize("NFKC", text).lower())
 
 
 class QueryReading(NamedTuple):
@@ -199,13 +190,3 @@ def plain_text(text: str) -> str:
         if len(content) >= MAX_CLAUSES or size >= MAX_QUERY_CHARS - 1:
             break
     return " ".join(kept) or text
-
-
-def exclusion_clauses(terms: Sequence[str]) -> list[Clause]:
-    """``SearchFilters.exclude_terms`` as clauses: one word is a term, several a phrase."""
-    out: list[Clause] = []
-    for term in terms:
-        words = words_of(term)
-        if words:
-            out.append(Term(words[0]) if len(words) == 1 else Phrase(tuple(words)))
-    return out

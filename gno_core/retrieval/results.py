@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from gno_core import contracts
 from gno_core.identity import make_uri
-from gno_core.retrieval.dates import iso_from_ns
 from gno_core.retrieval.snippets import Passage, best_passage
+from gno_core.text.dates import iso_from_ns
 
 if TYPE_CHECKING:
     from gno_core.contracts import (

@@ -13,7 +13,7 @@ from gno_core.identity import make_uri
 from gno_core.read_values import SearchFilters
 from gno_core.retrieval.coverage import vector_gap
 from gno_core.retrieval.lexical import RankedHit
-from gno_core.retrieval.query import STOPWORDS, words_of
+from gno_core.retrieval.query import STOPWORDS
 from gno_core.retrieval.results import (
     ResultBuilder,
     VectorHits,
@@ -22,6 +22,7 @@ from gno_core.retrieval.results import (
     clamp01,
     search_result,
 )
+from gno_core.text.words import words_of
 
 if TYPE_CHECKING:
     # The contracts load when a result is built: ``gno vsearch``'s text output prints the

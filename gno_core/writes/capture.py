@@ -28,9 +28,9 @@ from gno_core.config import CollectionConfig
 from gno_core.contracts.write_requests import CaptureRequest
 from gno_core.contracts.writes import CaptureSource
 from gno_core.errors import InvalidPathError, ValidationError
-from gno_core.indexing.patterns import compile_glob, exclusions
-from gno_core.indexing.roots import key_store_in
 from gno_core.ports.files import FrontmatterParser
+from gno_core.sources.key_stores import key_store_in
+from gno_core.sources.patterns import compile_glob, exclusions
 from gno_core.text.frontmatter import first_heading, normalize_tag, split_frontmatter
 from gno_core.text.validity import has_lone_surrogate
 from gno_core.writes.names import name_problem, reserved_name

@@ -9,7 +9,7 @@ import pytest
 from gno_adapters.inmemory.clock import FixedClock
 from gno_core.domain import Chunk, ChunkLayouts, IngestFailure, SourceState, SyncBatch
 from gno_core.errors import DuplicateError
-from gno_core.retrieval.dates import iso_from_ns
+from gno_core.text.dates import iso_from_ns
 from tests.contract.store_support import Store, make_doc, paths, put, sha
 
 

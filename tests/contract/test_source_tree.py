@@ -15,8 +15,8 @@ from gno_adapters.files.walker import LocalSourceTree
 from gno_adapters.inmemory.tree import InMemorySourceTree
 from gno_core.defaults import DEFAULT_EXCLUDES, DEFAULT_PATTERN
 from gno_core.errors import GnoError
-from gno_core.indexing.patterns import compile_glob
 from gno_core.ports.files import SourceTree
+from gno_core.sources.patterns import compile_glob
 
 #: Builds a tree holding ``files`` (relative POSIX path -> bytes); returns it and its root.
 TreeFactory = Callable[[dict[str, bytes]], tuple[SourceTree, str]]

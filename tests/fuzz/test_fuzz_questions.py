@@ -19,7 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gno_core.retrieval.query import OPERATOR_WORDS, plain_text, read_query, words_of
+from gno_core.retrieval.query import OPERATOR_WORDS, plain_text, read_query
+from gno_core.text.words import words_of
 from tests.fuzz.questions import QUESTIONS, memory_gno, real_sentences, sqlite_gno
 from tests.fuzz.test_fuzz_core import queries
 

@@ -219,7 +219,7 @@ def test_a_missing_converter_is_named(
 def test_the_sandbox_converts_exactly_as_in_process() -> None:
     from gno_adapters.converters.registry import InProcessConverters
     from gno_adapters.converters.sandbox import SandboxedConverters
-    from gno_core.indexing.ingest import IngestError
+    from gno_core.errors import IngestError
     from gno_core.ports.converters import ConvertLimits
 
     files = {

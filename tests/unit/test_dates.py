@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from gno_core.errors import ValidationError
-from gno_core.retrieval.dates import iso_from_ns, parse_bound, parse_document_date, to_ns
+from gno_core.retrieval.dates import parse_bound
+from gno_core.text.dates import iso_from_ns, parse_document_date, to_ns
 
 NOW = to_ns(datetime(2026, 3, 18, 15, 30, tzinfo=UTC))  # a Wednesday
 

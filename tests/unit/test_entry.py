@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 
 import gno_core
-from gno_core.entry import (
-    ADAPTERS_GROUP,
+from gno_core.entry import ADAPTERS_GROUP, select_adapters
+from gno_core.errors import (
     AdaptersNotFoundError,
     AmbiguousAdaptersError,
-    select_adapters,
+    GnoError,
+    NotFoundError,
+    ValidationError,
 )
-from gno_core.errors import GnoError, NotFoundError, ValidationError
 
 OPENED: list[tuple[object, ...]] = []
 

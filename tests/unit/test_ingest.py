@@ -9,7 +9,8 @@ import pytest
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
 from gno_core.config import ChunkingConfig, CollectionConfig
 from gno_core.domain import IndexedDocument, SourceFile
-from gno_core.indexing.ingest import IngestError, build_document, mime_type
+from gno_core.errors import IngestError
+from gno_core.indexing.ingest import build_document, mime_type
 from gno_core.text.canonical import mirror_hash
 
 COLLECTION = CollectionConfig(name="notes", path="/notes")

@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
+from gno_core.errors import MEMORY_CODES, MEMORY_ERRORS, MemoryFailure, memory_error
 from gno_core.memory.area import in_facts_area
 from gno_core.memory.budget import Budget, estimate_tokens, take
-from gno_core.memory.errors import MEMORY_CODES, MEMORY_ERRORS, MemoryFailure, memory_error
 from gno_core.memory.matching import jaccard, label
 from gno_core.memory.receipts import Receipt, fence
 from gno_core.memory.records import (

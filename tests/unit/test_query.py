@@ -18,8 +18,8 @@ from gno_core.retrieval.query import (
     parse_query,
     plain_text,
     read_query,
-    words_of,
 )
+from gno_core.text.words import words_of
 
 
 def test_sentence_terms_are_optional_and_stopwords_dropped() -> None:

@@ -7,12 +7,11 @@ import pytest
 from gno_core.errors import InvalidPathError
 from gno_core.indexing.roots import (
     BROAD_ROOT,
-    KEY_STORE,
     broad_root_reason,
     check_collection_root,
-    key_store_in,
     overlapping_root,
 )
+from gno_core.sources.key_stores import KEY_STORE, key_store_in
 
 HOME = "/home/ana"
 

@@ -14,9 +14,9 @@ from quart import Quart
 from gno_adapters.bootstrap import Adapters, build, in_memory
 from gno_adapters.rest import register_rest
 from gno_core.contracts.memory_requests import RecallRequest
+from gno_core.errors import MEMORY_ERRORS
 from gno_core.facade import Gno
 from gno_core.facts import FactRecord, MemoryIdentity
-from gno_core.memory.errors import MEMORY_ERRORS
 from gno_core.memory.receipts import Receipt
 from gno_core.memory.records import (
     content_hash,
