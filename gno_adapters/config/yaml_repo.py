@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from gno_adapters.fsutil import atomic_write
-from gno_core import __version__
 from gno_core.errors import NotInitializedError, RuntimeFailure, ValidationError
+from gno_core.version import __version__
 
 if TYPE_CHECKING:
     import pydantic

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from gno_adapters.clock import SystemClock
 from gno_adapters.fsutil import ensure_private_dir
 from gno_adapters.model_files.download import Progress, download, file_sha256
-from gno_core import __version__
 from gno_core.errors import ModelUnavailableError
 from gno_core.model_registry import (
     DEFAULT_REGISTRY,
@@ -33,6 +32,7 @@ from gno_core.model_registry import (
 )
 from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import PLAIN_PROFILE, TextProfile
+from gno_core.version import __version__
 
 if TYPE_CHECKING:  # httpx loads only when a pull runs, the manifest for pulled models
     import httpx

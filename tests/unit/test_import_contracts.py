@@ -68,6 +68,11 @@ VIOLATIONS = {
         "import gno_adapters.inmemory",
         "gno_adapters.clock -> gno_adapters.inmemory",
     ),
+    "Engine adapters import from gno_core only ports and the floor, no use case": (
+        "gno_adapters/sqlite/_violation_use_case.py",
+        "import gno_core.retrieval.query",
+        "gno_adapters.sqlite._violation_use_case -> gno_core.retrieval.query",
+    ),
     "Core: facade above use cases above ports above domain": (
         "gno_core/ports/_violation_layers.py",
         "import gno_core.retrieval",
@@ -80,6 +85,45 @@ def test_every_contract_has_a_violation_here() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     names = [c["name"] for c in config["tool"]["importlinter"]["contracts"]]
     assert sorted(names) == sorted(VIOLATIONS)
+
+
+#: What an engine adapter may import from gno_core (the ports and the floor below them).
+ADAPTER_FLOOR = frozenset(
+    {
+        "ports",
+        "domain",
+        "read_values",
+        "facts",
+        "model_registry",
+        "contracts",
+        "errors",
+        "identity",
+        "text",
+        "sources",
+        "config",
+        "defaults",
+        "surface",
+        "version",
+    }
+)
+FLOOR_CONTRACT = "Engine adapters import from gno_core only ports and the floor, no use case"
+
+
+def test_every_core_module_is_floor_or_forbidden_to_engine_adapters() -> None:
+    """A new top-level module of gno_core must be placed: on the adapters' floor (this list) or
+    among the modules the floor contract forbids them (pyproject), never silently in neither."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (contract,) = [
+        c for c in config["tool"]["importlinter"]["contracts"] if c["name"] == FLOOR_CONTRACT
+    ]
+    forbidden = {name.removeprefix("gno_core.") for name in contract["forbidden_modules"]}
+    modules = {
+        path.stem if path.suffix == ".py" else path.name
+        for path in (ROOT / "gno_core").iterdir()
+        if (path.suffix == ".py" or (path / "__init__.py").exists()) and path.stem != "__init__"
+    }
+    assert not forbidden & ADAPTER_FLOOR
+    assert modules == forbidden | ADAPTER_FLOOR
 
 
 @pytest.mark.skipif(not LINT.exists(), reason="lint-imports is not installed beside python")
