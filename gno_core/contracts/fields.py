@@ -13,8 +13,9 @@ with the model, which also words the error.
 from __future__ import annotations
 
 import math
+import types
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union, get_args, get_origin
 
 from gno_core.text.validity import has_lone_surrogate
 
@@ -84,6 +85,16 @@ def lone_surrogate_error(value: object) -> str | None:
     return None
 
 
+def unwrap_optional(annotation: Any) -> Any:
+    """``X`` for a field typed ``X | None``; any other annotation unchanged. The MCP schema and
+    the CLI options derive from the same field types."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
 def field_specs(model: type[BaseModel]) -> tuple[FieldSpec, ...]:
     """The specs of ``model``'s fields, in field order (``TypeError`` for a field type the
     command line cannot take)."""
@@ -92,8 +103,6 @@ def field_specs(model: type[BaseModel]) -> tuple[FieldSpec, ...]:
 
 def _spec(name: str, field: Any) -> FieldSpec:
     import annotated_types as at
-
-    from gno_core.contracts.search_request import unwrap_optional
 
     cli = next((m for m in field.metadata if isinstance(m, Cli)), Cli())
     kind = unwrap_optional(field.annotation)

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from gno_core.contracts.fields import Cli
+from gno_core.contracts.fields import Cli, unwrap_optional
 from gno_core.contracts.search_request import (
     MAX_FILTER_ITEMS,
     MAX_QUERY_MODES,
@@ -14,7 +14,6 @@ from gno_core.contracts.search_request import (
     DocRef,
     Request,
     SearchRequest,
-    unwrap_optional,
 )
 from gno_core.text.validity import has_lone_surrogate
 

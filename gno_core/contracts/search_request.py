@@ -6,8 +6,7 @@ the other requests so that a ``gno search`` process builds only the models it us
 
 from __future__ import annotations
 
-import types
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
@@ -19,16 +18,6 @@ from gno_core.contracts.metadata import FILTER_DESCRIPTION, MetadataPredicate
 MAX_REQUEST_TEXT_CHARS = 10_000
 MAX_FILTER_ITEMS = 100
 MAX_QUERY_MODES = 16
-
-
-def unwrap_optional(annotation: Any) -> Any:
-    """``X`` for a field typed ``X | None``; any other annotation unchanged. The MCP schema and
-    the CLI options derive from the same field types."""
-    if get_origin(annotation) in (Union, types.UnionType):
-        args = [a for a in get_args(annotation) if a is not type(None)]
-        if len(args) == 1:
-            return args[0]
-    return annotation
 
 
 class Request(BaseModel):
