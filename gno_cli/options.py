@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from gno_core.contracts.fields import FieldSpec
+    from gno_core.contracts.requests import QueryMode
 
 Parser = argparse.ArgumentParser
 Model = TypeVar("Model", bound="BaseModel")
@@ -187,3 +188,20 @@ def collections_of(args: argparse.Namespace) -> list[str] | None:
     """The collections named by ``add_collections``' options, in order, once each; None: all."""
     names = [*(args.collections or []), *(args.collection_options or [])]
     return list(dict.fromkeys(names)) or None
+
+
+def query_modes(values: list[str]) -> list[QueryMode]:
+    """The ``--query-mode term:TEXT|intent:TEXT|hyde:TEXT`` values as ``QueryMode``s (query,
+    ask and query --diagnose read them alike)."""
+    from gno_core.contracts.requests import QueryMode
+    from gno_core.errors import ValidationError
+
+    modes = []
+    for value in values:
+        mode, sep, text = value.partition(":")
+        if not sep or mode.strip() not in ("term", "intent", "hyde"):
+            raise ValidationError(
+                f"--query-mode expects term:TEXT, intent:TEXT or hyde:TEXT, not {value!r}"
+            )
+        modes.append(QueryMode.model_validate({"mode": mode.strip(), "text": text}))
+    return modes

@@ -54,7 +54,7 @@ def _context_options(p: argparse.ArgumentParser) -> None:
 
 
 def run_context(ctx: Context) -> int:
-    from gno_cli.commands.semantic import _modes
+    from gno_cli.options import query_modes
     from gno_core.contracts.evidence_requests import ContextRequest
 
     words = list(ctx.args.goal)
@@ -66,7 +66,7 @@ def run_context(ctx: Context) -> int:
         from gno_core.errors import ValidationError
 
         raise ValidationError("gno context needs --budget TOKENS (e.g. --budget 12000)")
-    values["query_modes"] = _modes(values.get("query_modes", []))
+    values["query_modes"] = query_modes(values.get("query_modes", []))
     request = ContextRequest.model_validate(values)
     capsule = ctx.gno.context(request).wire()
     note = _gap_note(ctx, capsule)
@@ -175,12 +175,12 @@ def _created_target(given: Any) -> Any:
 
 def run_diagnose(ctx: Context, target: str) -> int:
     from gno_cli.commands.search import retrieval_values
-    from gno_cli.commands.semantic import _modes
+    from gno_cli.options import query_modes
     from gno_core.contracts.evidence_requests import DiagnoseRequest
     from gno_core.contracts.requests import QueryRequest
 
     values = retrieval_values(ctx.args, QueryRequest)
-    values["query_modes"] = _modes(values.get("query_modes", []))
+    values["query_modes"] = query_modes(values.get("query_modes", []))
     values["target"] = target
     result = ctx.gno.query_diagnose(DiagnoseRequest.model_validate(values)).wire()
     if ctx.json:
@@ -203,12 +203,12 @@ def _ask_options(p: argparse.ArgumentParser) -> None:
 
 
 def run_ask(ctx: Context) -> int:
-    from gno_cli.commands.semantic import _modes
+    from gno_cli.options import query_modes
     from gno_core.contracts.evidence_requests import AskRequest
     from gno_core.evidence.projection import render_ask
 
     values = request_values(ctx.args, AskRequest)
-    values["query_modes"] = _modes(values.get("query_modes", []))
+    values["query_modes"] = query_modes(values.get("query_modes", []))
     values["verify"] = True
     result = ctx.gno.ask(AskRequest.model_validate(values)).wire()
     if ctx.json:

@@ -13,13 +13,19 @@ from gno_cli.commands.search import (
     request_from,
     retrieval_values,
 )
-from gno_cli.options import add_field_options, add_request_options, defer, validated
+from gno_cli.options import (
+    add_field_options,
+    add_request_options,
+    defer,
+    query_modes,
+    validated,
+)
 from gno_cli.output import emit, emit_json
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
     from gno_core.contracts.fields import FieldSpec
-    from gno_core.contracts.requests import QueryMode, QueryRequest
+    from gno_core.contracts.requests import QueryRequest
     from gno_core.contracts.search import SearchMeta
     from gno_core.retrieval.ask import QueryAsk, SearchAsk
     from gno_core.retrieval.results import HybridHits
@@ -84,26 +90,11 @@ def _gap_message(meta: SearchMeta) -> str | None:
     return meta.vector_coverage.message if meta.vector_coverage else None
 
 
-def _modes(values: list[str]) -> list[QueryMode]:
-    from gno_core.contracts.requests import QueryMode
-    from gno_core.errors import ValidationError
-
-    modes = []
-    for value in values:
-        mode, sep, text = value.partition(":")
-        if not sep or mode.strip() not in ("term", "intent", "hyde"):
-            raise ValidationError(
-                f"--query-mode expects term:TEXT, intent:TEXT or hyde:TEXT, not {value!r}"
-            )
-        modes.append(QueryMode.model_validate({"mode": mode.strip(), "text": text}))
-    return modes
-
-
 def query_request(args: argparse.Namespace) -> QueryRequest:
     from gno_core.contracts.requests import QueryRequest
 
     values = retrieval_values(args, QueryRequest)
-    values["query_modes"] = _modes(values.get("query_modes", []))
+    values["query_modes"] = query_modes(values.get("query_modes", []))
     return QueryRequest.model_validate(values)
 
 
