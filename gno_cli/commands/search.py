@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from gno_core.contracts.fields import FieldSpec
     from gno_core.contracts.search_request import SearchRequest
     from gno_core.retrieval.ask import SearchAsk
-    from gno_core.retrieval.lexical import RankedHit
+    from gno_core.retrieval.ranked import RankedHit
 
 
 def add_retrieval_options(p: argparse.ArgumentParser) -> None:

@@ -29,6 +29,7 @@ from gno_core.domain import AMBIGUOUS, EXPLICIT, INFERRED, DocRef, SearchFilters
 from gno_core.ports.documents import DocumentStore
 from gno_core.ports.links import LinkStore
 from gno_core.retrieval.fusion import Leg
+from gno_core.retrieval.ranked import GraphVia
 from gno_core.retrieval.results import doc_key
 
 __all__ = [
@@ -37,7 +38,6 @@ __all__ = [
     "SEEDS",
     "WEIGHT_GRAPH",
     "GraphExpansion",
-    "GraphVia",
     "expand",
 ]
 
@@ -45,17 +45,6 @@ SEEDS = 5
 MAX_CANDIDATES = 20
 WEIGHT_GRAPH = 0.8
 CONFIDENCE_WEIGHTS: Mapping[str, float] = {EXPLICIT: 1.0, INFERRED: 0.65, AMBIGUOUS: 0.35}
-
-
-@dataclass(frozen=True, slots=True)
-class GraphVia:
-    """Why a document is a graph candidate: its strongest link to its best seed."""
-
-    seed: str  # the seed's key
-    seed_rank: int  # 1-based rank of that seed among the fused results
-    confidence: str
-    direction: str  # "out": the seed links to it; "in": it links to the seed
-    score: float  # the candidate's graph score in (0, 1]
 
 
 @dataclass(slots=True)

@@ -41,8 +41,8 @@ from gno_core.retrieval.fusion import (
     Leg,
     fuse,
 )
-from gno_core.retrieval.lexical import RankedHit
 from gno_core.retrieval.query import parse_query, read_query
+from gno_core.retrieval.ranked import RankedHit
 from gno_core.retrieval.results import (
     HybridHits,
     HybridRun,

@@ -7,10 +7,11 @@ filters applied before the limit, and recency-first ordering when the query asks
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from gno_core.retrieval.query import parse_query
-from gno_core.retrieval.snippets import Passage, best_passage
+from gno_core.retrieval.ranked import RankedHit
+from gno_core.retrieval.snippets import best_passage
 from gno_core.text.dates import parse_document_date
 from gno_core.text.words import words_of
 
@@ -22,16 +23,7 @@ if TYPE_CHECKING:
     from gno_core.ports import Index
     from gno_core.retrieval.ask import SearchAsk
 
-__all__ = ["LexicalSearch", "RankedHit"]
-
-
-class RankedHit(NamedTuple):
-    """One ranked document: its score relative to the best hit (0-1], URI and best passage."""
-
-    document: StoredDocument
-    score: float
-    uri: str
-    passage: Passage | None
+__all__ = ["LexicalSearch"]
 
 
 class LexicalSearch:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from gno_core.retrieval.ask import QueryAsk, SearchAsk
     from gno_core.retrieval.coverage import VectorGap
     from gno_core.retrieval.hybrid import HybridSearch
-    from gno_core.retrieval.lexical import RankedHit
+    from gno_core.retrieval.ranked import RankedHit
     from gno_core.retrieval.results import HybridHits, VectorHits
     from gno_core.retrieval.vector import SimilarOptions, VectorSearch
 

@@ -24,8 +24,7 @@ if TYPE_CHECKING:
     from gno_core.retrieval.ask import QueryAsk, SearchAsk
     from gno_core.retrieval.coverage import VectorGap
     from gno_core.retrieval.fusion import Fused, Leg
-    from gno_core.retrieval.graph_expansion import GraphVia
-    from gno_core.retrieval.lexical import RankedHit
+    from gno_core.retrieval.ranked import GraphVia, RankedHit
 
 
 class Note(NamedTuple):

@@ -12,8 +12,8 @@ from gno_core.errors import ModelUnavailableError, RuntimeFailure, ValidationErr
 from gno_core.identity import make_uri
 from gno_core.read_values import SearchFilters
 from gno_core.retrieval.coverage import vector_gap
-from gno_core.retrieval.lexical import RankedHit
 from gno_core.retrieval.query import STOPWORDS
+from gno_core.retrieval.ranked import RankedHit
 from gno_core.retrieval.results import (
     ResultBuilder,
     VectorHits,
