@@ -1,11 +1,10 @@
-"""No import circle among gno's modules, beyond an allow-list that only shrinks.
+"""No import circle among gno's modules.
 
 The graph is read from the source (every ``import``, at module level, inside functions and
 under ``TYPE_CHECKING`` alike, as import-linter reads it) over ``gno_core``, ``gno_adapters``
-and ``gno_cli``; a circle is a strongly connected component of more than one module. A new
-circle fails ``test_no_import_circle_beyond_the_known_ones``; a known one that is gone fails
-``test_each_known_circle_still_exists`` until it is struck from ``KNOWN_CIRCLES``, so the list
-never keeps room for a circle to come back.
+and ``gno_cli``; a circle is a strongly connected component of more than one module. The last
+known circles went with issue 24 (each was a helper or value type in the wrong one of two
+files), so any circle fails ``test_no_import_circle``.
 """
 
 from __future__ import annotations
@@ -16,21 +15,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("gno_core", "gno_adapters", "gno_cli")
-
-#: The circles issue 24 lists that are still to be removed (each the modules of one circle).
-KNOWN_CIRCLES = frozenset(
-    {
-        frozenset({"gno_core.contracts.fields", "gno_core.contracts.search_request"}),
-        frozenset(
-            {
-                "gno_core.retrieval.graph_expansion",
-                "gno_core.retrieval.lexical",
-                "gno_core.retrieval.results",
-            }
-        ),
-        frozenset({"gno_cli.commands.evidence", "gno_cli.commands.semantic"}),
-    }
-)
 
 
 def modules_under(root: Path, packages: Iterable[str]) -> dict[str, Path]:
@@ -116,14 +100,9 @@ def _shown(found: Iterable[frozenset[str]]) -> str:
     return "; ".join(" <-> ".join(sorted(c)) for c in sorted(found, key=sorted))
 
 
-def test_no_import_circle_beyond_the_known_ones() -> None:
-    new = circles(import_graph(ROOT, PACKAGES)) - KNOWN_CIRCLES
-    assert not new, f"new import circles: {_shown(new)}"
-
-
-def test_each_known_circle_still_exists() -> None:
-    gone = KNOWN_CIRCLES - circles(import_graph(ROOT, PACKAGES))
-    assert not gone, f"strike these from KNOWN_CIRCLES, they are gone: {_shown(gone)}"
+def test_no_import_circle() -> None:
+    found = circles(import_graph(ROOT, PACKAGES))
+    assert not found, f"import circles: {_shown(found)}"
 
 
 def test_bootstrap_is_in_no_circle() -> None:
