@@ -112,7 +112,7 @@ class FacadeBase:
     def retrieval(self) -> Retrieval:
         from gno_core.retrieval.modes import Retrieval
 
-        return Retrieval(self.handle, self._models, lambda: self.documents)
+        return Retrieval(self.handle, self._models)
 
     @cached_property
     def evidence(self) -> Evidence:

@@ -75,8 +75,9 @@ class ReadCalls(FacadeBase):
 
     def similar(self, ref: str, **options: Unpack[SimilarOptions]) -> SimilarResults:
         """Documents similar to ``ref`` by meaning, itself excluded (options:
-        ``VectorSearch.similar``)."""
-        return self.retrieval.similar(ref, **options)
+        ``VectorSearch.similar``); ``ref`` may name another index."""
+        with self.documents.resolved(ref) as resolved:
+            return self.retrieval.similar(resolved.handle, resolved.document, **options)
 
     def get(
         self, ref: str, *, from_line: int | None = None, line_count: int | None = None

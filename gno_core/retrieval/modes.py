@@ -11,14 +11,11 @@ from gno_core.retrieval.filters import build_filters, has_recency_intent
 from gno_core.retrieval.lexical import LexicalSearch
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from gno_core.contracts.requests import QueryRequest
     from gno_core.contracts.search import SearchResults
     from gno_core.contracts.search_request import SearchRequest
     from gno_core.contracts.similar import SimilarResults
-    from gno_core.documents import Documents
-    from gno_core.domain import SearchFilters
+    from gno_core.domain import SearchFilters, StoredDocument
     from gno_core.index_handle import IndexHandle
     from gno_core.ports import SemanticModels
     from gno_core.retrieval.ask import QueryAsk, SearchAsk
@@ -36,11 +33,9 @@ class Retrieval:
         self,
         handle: IndexHandle,
         models: SemanticModels,
-        documents: Callable[[], Documents],
     ) -> None:
         self.handle = handle
         self._models = models
-        self._documents = documents
 
     def search(self, request: SearchRequest) -> SearchResults:
         """BM25 keyword search with filters applied before the limit."""
@@ -123,17 +118,18 @@ class Retrieval:
             self.handle.clock.now_ns,
         )
 
-    def similar(self, ref: str, **options: Unpack[SimilarOptions]) -> SimilarResults:
-        """Documents similar to ``ref`` by meaning (mean of its chunk vectors), itself excluded,
-        within its collection unless ``cross_collection``; ``ref`` may name another index."""
+    def similar(
+        self, owner: IndexHandle, document: StoredDocument, **options: Unpack[SimilarOptions]
+    ) -> SimilarResults:
+        """Documents similar to ``document`` of the index ``owner`` reads (its ref resolved by
+        the caller: it may name another index) by meaning (mean of its chunk vectors), itself
+        excluded, within its collection unless ``cross_collection``."""
         from gno_core.retrieval.results import ResultBuilder
         from gno_core.retrieval.vector import VectorSearch, require_embedder
 
         embedder = require_embedder(self._models)
-        with self._documents().resolved(ref) as resolved:
-            owner = resolved.handle
-            searcher = VectorSearch(owner.index, embedder, ResultBuilder(owner.name))
-            return searcher.similar(resolved.document, **options)
+        searcher = VectorSearch(owner.index, embedder, ResultBuilder(owner.name))
+        return searcher.similar(document, **options)
 
     def _filters(self, request: SearchAsk) -> SearchFilters:
         return build_filters(self.handle.load_config, request, self.handle.clock.now_ns())
