@@ -174,8 +174,8 @@ def main() -> int:
     import gno_core
     from gno_core.contracts.memory_requests import RecallRequest, RememberRequest
     from gno_core.errors import GnoError
+    from gno_core.fact_files import content_hash, fact_path, record_id, render_fact
     from gno_core.facts import FactRecord, MemoryIdentity
-    from gno_core.memory.records import content_hash, fact_path, record_id, render_fact
 
     work = Path(tempfile.mkdtemp(prefix="gno-memory-eval-"))
     env = {

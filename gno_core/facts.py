@@ -1,4 +1,4 @@
-"""Fact records as a fact file states them (``gno_core.memory.records`` writes and reads the
+"""Fact records as a fact file states them (``gno_core.fact_files`` writes and reads the
 files): domain values, so sync can carry them to the index beside the document."""
 
 from __future__ import annotations

@@ -24,11 +24,11 @@ from typing import Any
 from gno_core.config import ChunkingConfig, CollectionConfig, IngestConfig
 from gno_core.domain import DocumentMeta, ExtractedLink, IndexedDocument, SourceFile
 from gno_core.errors import GnoError, IngestError
+from gno_core.fact_files import is_fact_path, read_fact
 from gno_core.facts import FactRecord, InvalidFact
 from gno_core.indexing.inline_tags import inline_tags
 from gno_core.links.extract import extract_links
 from gno_core.links.names import document_names
-from gno_core.memory.records import is_fact_path, read_fact
 from gno_core.metadata.extract import DocumentMetadata, extract_metadata
 from gno_core.ports.converters import ConvertLimits, DocumentConverter
 from gno_core.ports.files import FrontmatterParser

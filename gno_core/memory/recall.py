@@ -29,10 +29,10 @@ from gno_core.contracts.memory import (
 from gno_core.contracts.memory_requests import RecallRequest
 from gno_core.domain import SearchFilters, StoredDocument
 from gno_core.errors import GnoError, ValidationError, memory_error
+from gno_core.fact_files import normalize_scopes
 from gno_core.facts import FactRecord, MemoryIdentity
 from gno_core.memory.budget import Budget, take
 from gno_core.memory.receipts import Receipt
-from gno_core.memory.records import normalize_scopes
 from gno_core.ports.embedder import Embedder
 from gno_core.ports.index import Index
 from gno_core.ports.memory import DocKey, StoredFact

@@ -39,15 +39,7 @@ from gno_core.contracts.memory_requests import RememberRequest
 from gno_core.defaults import MEMORY_WRITE_WAIT_SECONDS
 from gno_core.domain import SearchFilters, StoredDocument, SyncBatch
 from gno_core.errors import DuplicateError, GnoError, LockedError, ValidationError, memory_error
-from gno_core.facts import FactRecord, InvalidFact, MemoryIdentity
-from gno_core.identity import make_uri, parse_uri
-from gno_core.index_handle import IndexHandle
-from gno_core.indexing.ingest import build_document
-from gno_core.links.resolve import resolve_pending
-from gno_core.memory.matching import CANDIDATE_POOL, MatchMode, jaccard, label, threshold
-from gno_core.memory.recall import fact_fields, memory_collection, semantic_unavailable
-from gno_core.memory.receipts import Receipt, fence
-from gno_core.memory.records import (
+from gno_core.fact_files import (
     content_hash,
     fact_path,
     fact_record_id,
@@ -56,6 +48,14 @@ from gno_core.memory.records import (
     render_fact,
     require_fact_text,
 )
+from gno_core.facts import FactRecord, InvalidFact, MemoryIdentity
+from gno_core.identity import make_uri, parse_uri
+from gno_core.index_handle import IndexHandle
+from gno_core.indexing.ingest import build_document
+from gno_core.links.resolve import resolve_pending
+from gno_core.memory.matching import CANDIDATE_POOL, MatchMode, jaccard, label, threshold
+from gno_core.memory.recall import fact_fields, memory_collection, semantic_unavailable
+from gno_core.memory.receipts import Receipt, fence
 from gno_core.ports import Cancelled, Embedder, FrontmatterParser, NoteFiles
 from gno_core.ports.embedder import Vector, dot
 from gno_core.ports.lease import LeaseHolder

@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gno_core.domain import IndexedDocument, SearchFilters, SyncBatch
-from gno_core.facts import FactRecord, InvalidFact
-from gno_core.memory.records import (
+from gno_core.fact_files import (
     content_hash,
     legacy_record_id,
     normalize_fact_text,
     render_fact,
 )
+from gno_core.facts import FactRecord, InvalidFact
 from gno_core.retrieval.query import parse_query
 from tests.contract.store_support import Store, make_doc, put
 

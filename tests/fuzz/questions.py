@@ -102,8 +102,8 @@ FACTS = [
 
 
 def write_facts(root: Path) -> None:
+    from gno_core.fact_files import content_hash, fact_path, record_id, render_fact
     from gno_core.facts import FactRecord
-    from gno_core.memory.records import content_hash, fact_path, record_id, render_fact
 
     created = "2026-12-01T09:00:00Z"
     for text, scope in FACTS:

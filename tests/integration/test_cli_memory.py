@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from gno_core.fact_files import content_hash, fact_path, record_id, render_fact
 from gno_core.facts import FactRecord
-from gno_core.memory.records import content_hash, fact_path, record_id, render_fact
 from tests.integration.cli_helpers import Cli
 from tests.schema_check import assert_valid
 

@@ -81,6 +81,30 @@ VIOLATIONS = {
 }
 
 
+#: Further violations of one contract, injected in the same run: the use cases are ordered layers
+#: (an arrow back up breaks them) and the use cases of one layer are independent of each other.
+MORE_VIOLATIONS = (
+    (
+        "Core: facade above use cases above ports above domain",
+        "gno_core/retrieval/_violation_up.py",
+        "import gno_core.documents",
+        "gno_core.retrieval._violation_up -> gno_core.documents",
+    ),
+    (
+        "Core: facade above use cases above ports above domain",
+        "gno_core/evidence/_violation_sibling.py",
+        "import gno_core.links.reads",
+        "gno_core.evidence._violation_sibling -> gno_core.links.reads",
+    ),
+    (
+        "Core: facade above use cases above ports above domain",
+        "gno_core/indexing/_violation_up.py",
+        "import gno_core.memory.remember",
+        "gno_core.indexing._violation_up -> gno_core.memory.remember",
+    ),
+)
+
+
 def test_every_contract_has_a_violation_here() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     names = [c["name"] for c in config["tool"]["importlinter"]["contracts"]]
@@ -94,6 +118,7 @@ ADAPTER_FLOOR = frozenset(
         "domain",
         "read_values",
         "facts",
+        "fact_files",
         "model_registry",
         "contracts",
         "errors",
@@ -133,7 +158,9 @@ def test_each_contract_breaks_on_its_violation(tmp_path: Path) -> None:
             ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
         )
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    for module, statement, _ in VIOLATIONS.values():
+    injected = [(m, st) for m, st, _ in VIOLATIONS.values()]
+    injected += [(m, st) for _, m, st, _ in MORE_VIOLATIONS]
+    for module, statement in injected:
         path = tmp_path / module
         before = path.read_text(encoding="utf-8") if path.exists() else ""
         path.write_text(f"{before}\n{statement}  # noqa\n", encoding="utf-8")
@@ -152,4 +179,6 @@ def test_each_contract_breaks_on_its_violation(tmp_path: Path) -> None:
     for name, (_, _, edge) in VIOLATIONS.items():
         assert f"{name} BROKEN" in report, name
         assert edge in report, edge
+    for name, _, _, edge in MORE_VIOLATIONS:
+        assert edge in report, (name, edge)
     assert "0 kept" in report

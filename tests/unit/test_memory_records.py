@@ -12,11 +12,7 @@ from hypothesis import strategies as st
 
 from gno_adapters.files.frontmatter import YamlFrontmatterParser
 from gno_core.errors import MEMORY_CODES, MEMORY_ERRORS, MemoryFailure, memory_error
-from gno_core.memory.area import in_facts_area
-from gno_core.memory.budget import Budget, estimate_tokens, take
-from gno_core.memory.matching import jaccard, label
-from gno_core.memory.receipts import Receipt, fence
-from gno_core.memory.records import (
+from gno_core.fact_files import (
     FactRecord,
     InvalidFact,
     content_hash,
@@ -30,6 +26,10 @@ from gno_core.memory.records import (
     render_fact,
     require_fact_text,
 )
+from gno_core.memory.area import in_facts_area
+from gno_core.memory.budget import Budget, estimate_tokens, take
+from gno_core.memory.matching import jaccard, label
+from gno_core.memory.receipts import Receipt, fence
 from gno_core.text.frontmatter import split_frontmatter
 
 YAML = YamlFrontmatterParser()

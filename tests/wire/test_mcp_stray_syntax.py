@@ -12,8 +12,8 @@ import pytest
 
 from gno_adapters.bootstrap import build, in_memory, open_gno
 from gno_core.config import CollectionConfig
+from gno_core.fact_files import content_hash, fact_path, record_id, render_fact
 from gno_core.facts import FactRecord
-from gno_core.memory.records import content_hash, fact_path, record_id, render_fact
 from tests.wire.real_facade import Peer
 
 QUESTION = 'When did Joanna first watch "Eternal Sunshine of the Spotless Mind?'

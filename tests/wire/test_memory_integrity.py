@@ -16,8 +16,8 @@ from gno_adapters.mcp.tools.common import ERROR_META
 from gno_core.config import CollectionConfig
 from gno_core.contracts.memory_requests import RecallRequest, RememberRequest
 from gno_core.errors import MEMORY_ERRORS
+from gno_core.fact_files import content_hash, fact_path, legacy_record_id, render_fact
 from gno_core.facts import FactRecord, MemoryIdentity
-from gno_core.memory.records import content_hash, fact_path, legacy_record_id, render_fact
 from tests.schema_check import assert_valid
 from tests.wire.real_facade import Peer
 

@@ -16,15 +16,15 @@ from gno_adapters.rest import register_rest
 from gno_core.contracts.memory_requests import RecallRequest
 from gno_core.errors import MEMORY_ERRORS
 from gno_core.facade import Gno
-from gno_core.facts import FactRecord, MemoryIdentity
-from gno_core.memory.receipts import Receipt
-from gno_core.memory.records import (
+from gno_core.fact_files import (
     content_hash,
     fact_path,
     fact_record_id,
     normalize_fact_text,
     render_fact,
 )
+from gno_core.facts import FactRecord, MemoryIdentity
+from gno_core.memory.receipts import Receipt
 from tests.schema_check import assert_valid
 from tests.wire.real_facade import Peer
 
