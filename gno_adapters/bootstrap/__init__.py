@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gno_adapters.bootstrap.adapters import Adapters, build
+    from gno_adapters.bootstrap.in_memory_set import in_memory
     from gno_adapters.bootstrap.local import open_gno
-    from gno_adapters.bootstrap.memory import in_memory
 
 __all__ = ["Adapters", "build", "in_memory", "open_gno"]
 
@@ -30,7 +30,7 @@ _HOMES = {
     "Adapters": "gno_adapters.bootstrap.adapters",
     "build": "gno_adapters.bootstrap.adapters",
     "open_gno": "gno_adapters.bootstrap.local",
-    "in_memory": "gno_adapters.bootstrap.memory",
+    "in_memory": "gno_adapters.bootstrap.in_memory_set",
 }
 
 

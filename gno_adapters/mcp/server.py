@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from gno_adapters.mcp.context import RequestContext
 from gno_adapters.mcp.errors import argument_error, resource_error, tool_error
-from gno_adapters.mcp.facade import FacadeHolder, Facades
+from gno_adapters.mcp.facade_holder import FacadeHolder, Facades
 from gno_adapters.mcp.jsonrpc import INVALID_PARAMS, JSONObject, RpcError
 from gno_adapters.mcp.protocol import Engine, Work
 from gno_adapters.mcp.registry import ToolDef, ToolRegistry, parse_profile

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from gno_core.contracts import SearchResults
     from gno_core.contracts.fields import FieldSpec
     from gno_core.contracts.search_request import SearchRequest
-    from gno_core.retrieval.ask import SearchAsk
+    from gno_core.retrieval.inputs import SearchAsk
     from gno_core.retrieval.ranked import RankedHit
 
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from gno_core.contracts.fields import FieldSpec
     from gno_core.contracts.requests import QueryRequest
     from gno_core.contracts.search import SearchMeta
-    from gno_core.retrieval.ask import QueryAsk, SearchAsk
+    from gno_core.retrieval.inputs import QueryAsk, SearchAsk
     from gno_core.retrieval.results import HybridHits
 
 

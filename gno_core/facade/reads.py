@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from gno_core.contracts.search import SearchResults
     from gno_core.contracts.search_request import SearchRequest
     from gno_core.contracts.similar import SimilarResults
-    from gno_core.retrieval.ask import QueryAsk, SearchAsk
+    from gno_core.retrieval.inputs import QueryAsk, SearchAsk
     from gno_core.retrieval.ranked import RankedHit
     from gno_core.retrieval.results import HybridHits, VectorHits
     from gno_core.retrieval.vector import SimilarOptions

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gno_core.collector import collector_paused
 from gno_core.contracts import links as links_contract
 from gno_core.contracts.base import Prebuilt
 from gno_core.domain import AMBIGUOUS, MARKDOWN, WIKI, ExtractedLink, LinkCounts, Mention
 from gno_core.errors import ValidationError
+from gno_core.gc_pause import collector_paused
 from gno_core.identity import make_docid, make_uri, plain_rel_path, uri_suffix
 from gno_core.index_handle import IndexHandle, require_collection
 

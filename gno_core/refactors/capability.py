@@ -18,7 +18,6 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gno_core.collector import collector_paused
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.contracts.refactors import (
     DuplicateNoteRequest,
@@ -32,6 +31,7 @@ from gno_core.contracts.refactors import (
 from gno_core.defaults import TOOL_WRITE_WAIT_SECONDS
 from gno_core.documents import Documents
 from gno_core.errors import ConflictError, GnoError, InvalidPathError, ValidationError
+from gno_core.gc_pause import collector_paused
 from gno_core.index_handle import IndexHandle
 from gno_core.memory.area import in_facts_area
 from gno_core.ports import FrontmatterParser, NoteFiles

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from gno_core.config import GnoConfig
-    from gno_core.retrieval.ask import SearchAsk
+    from gno_core.retrieval.inputs import SearchAsk
 
 __all__ = ["build_filters", "has_recency_intent", "metadata_excluded", "normalize_tags"]
 

@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from gno_core.ports.index import Index
     from gno_core.ports.reranker import Reranker
     from gno_core.retrieval import graph_expansion as ge
-    from gno_core.retrieval.ask import QueryAsk
+    from gno_core.retrieval.inputs import QueryAsk
 
 MIN_POOL = 40
 VARIANT_MIN_POOL = 20

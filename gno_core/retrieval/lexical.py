@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from gno_core.contracts import SearchResults
     from gno_core.domain import SearchFilters, StoredDocument
     from gno_core.ports import Index
-    from gno_core.retrieval.ask import SearchAsk
+    from gno_core.retrieval.inputs import SearchAsk
 
 __all__ = ["LexicalSearch"]
 

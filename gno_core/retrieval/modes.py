@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from gno_core.domain import SearchFilters, StoredDocument
     from gno_core.index_handle import IndexHandle
     from gno_core.ports import SemanticModels
-    from gno_core.retrieval.ask import QueryAsk, SearchAsk
     from gno_core.retrieval.coverage import VectorGap
     from gno_core.retrieval.hybrid import HybridSearch
+    from gno_core.retrieval.inputs import QueryAsk, SearchAsk
     from gno_core.retrieval.ranked import RankedHit
     from gno_core.retrieval.results import HybridHits, VectorHits
     from gno_core.retrieval.vector import SimilarOptions, VectorSearch

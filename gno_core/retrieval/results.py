@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     )
     from gno_core.contracts.search import CoordinateSpace
     from gno_core.domain import Chunk, SearchFilters, StoredDocument
-    from gno_core.retrieval.ask import QueryAsk, SearchAsk
     from gno_core.retrieval.coverage import VectorGap
     from gno_core.retrieval.fusion import Fused, Leg
+    from gno_core.retrieval.inputs import QueryAsk, SearchAsk
     from gno_core.retrieval.ranked import GraphVia, RankedHit
 
 

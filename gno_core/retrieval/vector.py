@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from gno_core.ports.index import Index
     from gno_core.ports.semantic import SemanticModels
     from gno_core.read_values import StoredDocument
-    from gno_core.retrieval.ask import SearchAsk
+    from gno_core.retrieval.inputs import SearchAsk
 
 
 class SimilarOptions(TypedDict, total=False):

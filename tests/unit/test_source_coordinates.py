@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gno_adapters.bootstrap import Adapters, build, in_memory
-from gno_adapters.bootstrap.memory import NOTES_ROOT
+from gno_adapters.bootstrap.in_memory_set import NOTES_ROOT
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.contracts.evidence_requests import ContextRequest
 from gno_core.contracts.requests import SearchRequest

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gno_adapters.bootstrap import build, in_memory
-from gno_adapters.bootstrap.memory import NOTES_ROOT
+from gno_adapters.bootstrap.in_memory_set import NOTES_ROOT
 from gno_core.config import CollectionConfig, GnoConfig
 from tests.schema_check import assert_valid
 from tests.wire.real_facade import Peer

@@ -158,7 +158,7 @@ def test_clear_embeddings_and_unknown_jobs() -> None:
 
 def test_a_cancelled_sync_call_stops_before_the_next_file() -> None:
     from gno_adapters.mcp.context import Connection, RequestContext
-    from gno_adapters.mcp.facade import FacadeHolder
+    from gno_adapters.mcp.facade_holder import FacadeHolder
     from gno_adapters.mcp.tools.common import ToolCall
     from gno_adapters.mcp.tools.writes import SYNC
     from gno_core.errors import CancelledError

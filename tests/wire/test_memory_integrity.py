@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from gno_adapters.bootstrap import Adapters, build, in_memory
-from gno_adapters.bootstrap.memory import NOTES_ROOT
+from gno_adapters.bootstrap.in_memory_set import NOTES_ROOT
 from gno_adapters.mcp.tools.common import ERROR_META
 from gno_core.config import CollectionConfig
 from gno_core.contracts.memory_requests import RecallRequest, RememberRequest

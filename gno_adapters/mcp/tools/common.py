@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from gno_adapters.mcp.context import RequestContext
-from gno_adapters.mcp.facade import Facades
+from gno_adapters.mcp.facade_holder import Facades
 from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_core.surface import Facade
 
