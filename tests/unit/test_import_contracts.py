@@ -120,6 +120,7 @@ ADAPTER_FLOOR = frozenset(
         "facts",
         "fact_files",
         "model_registry",
+        "metadata",
         "contracts",
         "errors",
         "identity",
