@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from gno_adapters.onnx.pairs import encode_pairs, open_pair_model, pair_logits
+from gno_adapters.onnx.session import OnnxModel
 from gno_core.errors import CancelledError, ModelUnavailableError, RuntimeFailure
 from gno_core.model_registry import ModelFormat, ModelLocation
 from gno_core.ports.verifier import ClaimVerdict, VerificationRequest
@@ -56,7 +57,7 @@ def premise(passage: str, claim: str) -> str:
     return text[start : start + WINDOW_CHARS]
 
 
-class OnnxNliVerifier:
+class OnnxNliVerifier(OnnxModel):
     def __init__(
         self,
         model: ModelLocation,
@@ -82,10 +83,6 @@ class OnnxNliVerifier:
     @property
     def verifier_id(self) -> str:
         return f"nli:{self._model.model_id}@{self._threshold:g}"
-
-    @property
-    def loaded(self) -> bool:
-        return self._session is not None
 
     def load(self) -> None:
         """Load the tokenizer, the session and the class order now (``MODEL_UNAVAILABLE``)."""

@@ -1,4 +1,5 @@
-"""What the ONNX embedder and reranker share: checking a model's files, and one CPU session."""
+"""What the ONNX models (embedder, reranker, NLI verifier) share: checking a model's files,
+and one CPU session."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ SPIN_OPTION = "session.intra_op.allow_spinning"
 
 
 class OnnxModel:
-    """What the embedder and reranker share: the model files they read and their session."""
+    """What the ONNX models share: the model files they read and their session."""
 
     _model: ModelLocation
     _session: onnxruntime.InferenceSession | None
