@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from gno_core.errors import ContextError
 from gno_core.evidence.canonical import content_id, sha256_hex
 from gno_core.evidence.selection import BYTE_ESTIMATOR, TOKENIZER_ESTIMATOR
-from gno_core.metadata.coverage import METADATA_WARNING
 from gno_core.retrieval.coverage import GAP_WARNING
+from gno_core.retrieval.metadata_coverage import METADATA_WARNING
 from gno_core.retrieval.query import plain_text
 
 if TYPE_CHECKING:

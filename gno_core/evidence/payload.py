@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from gno_core.contracts.evidence import OmissionReason
 from gno_core.evidence.canonical import canonical_bytes, content_id, sha256_hex
-from gno_core.metadata.coverage import METADATA_WARNING
+from gno_core.retrieval.metadata_coverage import METADATA_WARNING
 from gno_core.text.dates import iso_from_ns
 
 if TYPE_CHECKING:

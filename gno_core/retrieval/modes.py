@@ -102,7 +102,7 @@ class Retrieval:
         """A filtered search's results say their predicate and what it could not see."""
         if filters.metadata is None:
             return results
-        from gno_core.metadata.coverage import note_filter
+        from gno_core.retrieval.metadata_coverage import note_filter
 
         return note_filter(results, self.handle.index.stats, filters)
 
