@@ -73,6 +73,11 @@ VIOLATIONS = {
         "import gno_core.retrieval.query",
         "gno_adapters.sqlite._violation_use_case -> gno_core.retrieval.query",
     ),
+    "Transports import no use case beyond the shared renderers and the job manager": (
+        "gno_adapters/rest/_violation_use_case.py",
+        "import gno_core.retrieval.modes",
+        "gno_adapters.rest._violation_use_case -> gno_core.retrieval.modes",
+    ),
     "Core: facade above use cases above ports above domain": (
         "gno_core/ports/_violation_layers.py",
         "import gno_core.retrieval",
