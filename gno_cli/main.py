@@ -152,6 +152,8 @@ COMMAND_MODULES: dict[str, str] = {
     "graph": "graph",
     "impact": "integrity",
     "audit": "integrity",
+    "changes": "delta",
+    "diff": "delta",
     "remember": "memory",
     "recall": "memory",
     "status": "health",

@@ -161,6 +161,9 @@ class SyncBatch:
     failures: tuple[IngestFailure, ...] = ()
     # rel_paths whose failure record ends: the file is gone (a fixed file's upsert clears it)
     forget_failures: tuple[str, ...] = ()
+    # (old rel_path, new rel_path) of notes moved within the collection (a refactor): the change
+    # journal records each as one ``rename``, not an inactivate and a create
+    renamed: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

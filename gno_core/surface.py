@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from gno_core import contracts as wire
     from gno_core.contracts import (
+        delta,
+        delta_requests,
         evidence_requests,
         integrity_requests,
         memory_requests,
@@ -184,6 +186,14 @@ class Facade(Protocol):
         self, request: refactors.DuplicateNoteRequest
     ) -> refactors.RefactorApplyResult: ...
 
+    def changes(self, request: delta_requests.ChangesRequest) -> delta.ChangesResult: ...
+
+    def changes_wire(
+        self, request: delta_requests.ChangesRequest
+    ) -> Prebuilt[delta.ChangesResult]: ...
+
+    def diff(self, request: delta_requests.DiffRequest) -> delta.DocumentDiff: ...
+
 
 FacadeFactory = Callable[[], Facade]
 
@@ -227,5 +237,7 @@ OPERATIONS: frozenset[str] = frozenset(
         "rename_note",
         "move_note",
         "duplicate_note",
+        "changes",
+        "diff",
     }
 )

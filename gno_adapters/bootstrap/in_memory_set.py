@@ -60,6 +60,7 @@ class MemoryIndexProvider:
             index.vectors,
             index.links,
             index.memory,
+            journal=index.journal,
         )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gno_adapters.inmemory import bm25
+from gno_adapters.inmemory import bm25, journal
 from gno_adapters.inmemory.state import InMemoryState, _Row, normalize_tag
 from gno_core.domain import (
     Chunk,
@@ -19,6 +19,8 @@ from gno_core.errors import DuplicateError
 from gno_core.identity import make_docid
 from gno_core.text.dates import iso_from_ns, parse_document_date
 from gno_core.text.embedding_key import embedding_key
+from gno_core.journal.entries import PendingEntry, Snapshot, build_entry, classify
+from gno_core.journal.structure import Structure, structure_of
 
 
 class InMemoryLedger:
@@ -69,15 +71,33 @@ class InMemoryLedger:
         ]
 
     def apply_batch(self, batch: SyncBatch) -> None:
-        now = iso_from_ns(self._s.clock.now_ns())
+        now_ns = self._s.clock.now_ns()
+        now = iso_from_ns(now_ns)
         coll = batch.collection
+        entries: list[PendingEntry] = []
+        upserted = {u.rel_path for u in batch.upserts}
+        moved: dict[str, tuple[Snapshot, Structure | None]] = {}
+        for old_path, new_path in batch.renamed:
+            source = self._s.rows.get((coll, old_path))
+            if source is not None and source.doc.active and new_path in upserted:
+                moved[new_path] = (_snap(source), source.structure)
         for item in batch.upserts:
-            self._upsert(item, now)
+            self._upsert(item, now, entries, moved)
         for state in batch.touched:
             row = self._s.rows.get((coll, state.rel_path))
             if row is not None:
                 doc = row.doc._replace(source_size=state.size, source_mtime_ns=state.mtime_ns)
                 if state.active and not row.doc.active:
+                    entries.append(
+                        build_entry(
+                            "reactivate",
+                            _snap(row),
+                            _snap(row, active=True),
+                            row.structure,
+                            row.structure,
+                            previous_known=row.structure is not None,
+                        )
+                    )
                     doc = doc._replace(active=True)
                     self._s.links.mark_names((coll, state.rel_path))
                     self._s.links.mark_links_of((coll, state.rel_path))
@@ -86,6 +106,8 @@ class InMemoryLedger:
         for rel in batch.deactivate:
             row = self._s.rows.get((coll, rel))
             if row is not None and row.doc.active:
+                if not any(snap.rel_path == rel for snap, _ in moved.values()):
+                    entries.append(_inactivated(row))
                 row.doc = row.doc._replace(active=False)
                 self._s.links.mark_names((coll, rel))
         for rel in batch.forget_failures:
@@ -97,10 +119,53 @@ class InMemoryLedger:
             self._s.failures[key] = FailureRecord(failure, now)
             self._s.failure_seq[key] = self._s.seq
         self._collect_garbage()
+        journal.append(self._s, entries, now_ns)
 
-    def _upsert(self, item: IndexedDocument, now: str) -> None:
+    def _upsert(
+        self,
+        item: IndexedDocument,
+        now: str,
+        entries: list[PendingEntry],
+        moved: dict[str, tuple[Snapshot, Structure | None]],
+    ) -> None:
         key = (item.collection, item.rel_path)
         old = self._s.rows.get(key)
+        structure = structure_of(item)
+        current = Snapshot(
+            item.collection,
+            item.rel_path,
+            item.source_hash,
+            item.mirror_hash,
+            True,
+            item.meta.title,
+        )
+        if item.rel_path in moved:
+            source, before = moved[item.rel_path]
+            entries.append(
+                build_entry(
+                    "rename",
+                    source,
+                    current,
+                    before,
+                    structure,
+                    previous_known=before is not None,
+                )
+            )
+        else:
+            previous = _snap(old) if old is not None else None
+            before = old.structure if old is not None else None
+            kind = classify(previous, current, before, structure)
+            if kind is not None:
+                entries.append(
+                    build_entry(
+                        kind,
+                        previous,
+                        current,
+                        before,
+                        structure,
+                        previous_known=old is None or before is not None,
+                    )
+                )
         self._s.links.replace_names(key, item.names, old is not None and old.doc.active)
         self._s.links.replace_links(key, item.links)
         self._s.content[item.mirror_hash] = item.markdown
@@ -136,7 +201,15 @@ class InMemoryLedger:
         tags = frozenset(normalize_tag(t) for t in item.meta.tags if t.strip())
         date_ns = parse_document_date(item.meta.date) or item.source_mtime_ns
         self._s.rows[key] = _Row(
-            doc, item.ingest_version, fields, tags, date_ns, item.fact, item.chunking, item.metadata
+            doc,
+            item.ingest_version,
+            fields,
+            tags,
+            date_ns,
+            item.fact,
+            item.chunking,
+            item.metadata,
+            structure,
         )
         self._s.failures.pop(key, None)
         self._s.failure_seq.pop(key, None)
@@ -175,11 +248,14 @@ class InMemoryLedger:
 
     def deactivate_collection(self, collection: str) -> int:
         changed = 0
-        for (coll, _), row in self._s.rows.items():
+        entries: list[PendingEntry] = []
+        for (coll, _), row in sorted(self._s.rows.items(), key=lambda kv: kv[0]):
             if coll == collection and row.doc.active:
+                entries.append(_inactivated(row))
                 row.doc = row.doc._replace(active=False)
                 self._s.links.mark_names((coll, row.doc.rel_path))
                 changed += 1
+        journal.append(self._s, entries, self._s.clock.now_ns())
         return changed
 
     def rename_collection(self, old: str, new: str) -> None:
@@ -207,3 +283,26 @@ class InMemoryLedger:
             )
             self._s.failure_seq[(new, key[1])] = self._s.failure_seq.pop(key)
         self._collect_garbage()
+
+
+def _snap(row: _Row, active: bool | None = None) -> Snapshot:
+    d = row.doc
+    return Snapshot(
+        d.collection,
+        d.rel_path,
+        d.source_hash,
+        d.mirror_hash,
+        d.active if active is None else active,
+        d.meta.title,
+    )
+
+
+def _inactivated(row: _Row) -> PendingEntry:
+    return build_entry(
+        "inactivate",
+        _snap(row),
+        _snap(row, active=False),
+        row.structure,
+        None,
+        previous_known=row.structure is not None,
+    )

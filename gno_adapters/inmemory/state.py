@@ -18,6 +18,8 @@ from gno_core.facts import FactRecord, InvalidFact
 from gno_core.identity import parse_uri
 from gno_core.metadata.evaluate import matches
 from gno_core.metadata.extract import VALID_EMPTY, DocumentMetadata
+from gno_core.journal.entries import JournalEntry
+from gno_core.journal.structure import Structure
 from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import Vector
 
@@ -32,6 +34,7 @@ class _Row:
     fact: FactRecord | InvalidFact | None = None
     chunking: str | None = None
     metadata: DocumentMetadata = VALID_EMPTY
+    structure: Structure | None = None
 
 
 def normalize_tag(tag: str) -> str:
@@ -53,6 +56,11 @@ class InMemoryState:
     vectors: dict[str, dict[tuple[str, int], Vector]] = field(default_factory=dict)
     links: LinkState = field(default_factory=LinkState)
     closed: bool = False
+    # the change journal: retained entries (oldest first), its epoch, last purged seq
+    journal: list[JournalEntry] = field(default_factory=list)
+    journal_epoch: str = "0f" * 16
+    journal_seq: int = 0
+    journal_purged: int = 0
 
     def active(self) -> list[StoredDocument]:
         docs = [r.doc for r in self.rows.values() if r.doc.active]

@@ -221,6 +221,18 @@ FULL_DESCRIPTIONS: dict[str, str] = {
         "embeddings. Works on documents that have embeddings; results carry uri, docid, title "
         "and score."
     ),
+    "gno_changes": (
+        "List what changed in the index since a time or an opaque cursor: created, updated, "
+        "renamed, inactivated and reactivated documents, oldest first, with their before and "
+        "after snapshots and a capped structural delta (headings, links, typed edges, dates). "
+        "Metadata only: never a document body. Pass the returned nextCursor as since to read "
+        "on."
+    ),
+    "gno_diff": (
+        "Structural diff of one document for one change from gno_changes (default: its latest "
+        "change): headings, links, typed edges and dates added and removed. Bodies are not "
+        "retained; expired or missing history is an explicit status."
+    ),
 }
 
 CORE_DESCRIPTIONS: dict[str, str] = {

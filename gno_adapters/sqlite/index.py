@@ -23,6 +23,7 @@ from gno_core.ports.index import Index
 
 if TYPE_CHECKING:
     from gno_core.ports.clock import Clock
+    from gno_core.ports.journal import ChangeJournal
     from gno_core.ports.ledger import SyncLedger
     from gno_core.ports.links import LinkStore
     from gno_core.ports.memory import MemoryStore
@@ -79,6 +80,11 @@ def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -
 
         return ApswMemory(rows)
 
+    def open_journal() -> ChangeJournal:
+        from gno_adapters.sqlite.journal import ApswJournal
+
+        return ApswJournal(rows)
+
     def close() -> None:
         nonlocal closed
         if not closed:
@@ -95,6 +101,7 @@ def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -
         links=open_links,
         memory=open_memory,
         closer=close,
+        journal=open_journal,
     )
 
 

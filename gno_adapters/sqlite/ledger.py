@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from gno_adapters.sqlite import lexical
+from gno_adapters.sqlite import journal, lexical
 from gno_adapters.sqlite.carry import carry_vectors
 from gno_adapters.sqlite.connection import write_transaction
 from gno_adapters.sqlite.errors import translate_errors
@@ -33,6 +33,8 @@ from gno_core.domain import (
 )
 from gno_core.errors import DuplicateError
 from gno_core.metadata.extract import metadata_json
+from gno_core.journal.entries import PendingEntry, Snapshot, build_entry, classify
+from gno_core.journal.structure import Structure, structure_of
 from gno_core.ports.clock import Clock
 from gno_core.text.cjk import segment_for_index
 from gno_core.text.dates import iso_from_ns, parse_document_date
@@ -44,6 +46,27 @@ def _failure_row(f: IngestFailure, now: str) -> tuple[object, ...]:
 
 def _chunk_row(mirror_hash: str, c: Chunk) -> tuple[object, ...]:
     return (mirror_hash, c.seq, c.pos, c.text, c.start_line, c.end_line, c.language, c.token_count)
+
+
+#: Whether index changes write the change journal. Always on; the journal benchmark alone turns
+#: it off to measure what the journal costs (``benchmarks/journal.py``).
+JOURNAL = True
+
+
+def _snapshot(row: Sequence[object], active: bool | None = None) -> Snapshot:
+    """A snapshot of a ``_SNAP_COLUMNS`` row."""
+    collection, rel_path, source_hash, mirror_hash, was_active, title = row[:6]
+    return Snapshot(
+        str(collection),
+        str(rel_path),
+        str(source_hash),
+        str(mirror_hash),
+        bool(was_active) if active is None else active,
+        title if isinstance(title, str) else None,
+    )
+
+
+_SNAP_COLUMNS = "collection, rel_path, source_hash, mirror_hash, active, title, structure, id"
 
 
 class ApswLedger:
@@ -109,28 +132,34 @@ class ApswLedger:
         ]
 
     def apply_batch(self, batch: SyncBatch) -> None:
-        now = iso_from_ns(self._clock.now_ns())
+        now_ns = self._clock.now_ns()
+        now = iso_from_ns(now_ns)
         with translate_errors("applying a sync batch"), write_transaction(self._conn):
+            entries: list[PendingEntry] = []
+            moved = self._rename_sources(batch)
             orphans: set[str] = set()
             # Links and pending marks of the whole batch, written after its documents.
             links: list[tuple[int, Sequence[ExtractedLink], bool]] = []
             marks: set[str] = set()
             for item in batch.upserts:
-                old_mirror = self._upsert(item, now, links, marks)
+                old_mirror = self._upsert(item, now, links, marks, entries, moved)
                 if old_mirror is not None and old_mirror != item.mirror_hash:
                     orphans.add(old_mirror)
             write_links(self._conn, links)
             mark_keys_pending(self._conn, marks)
             for state in batch.touched:
-                self._touch(batch.collection, state)
+                self._touch(batch.collection, state, entries)
             for rel_path in batch.deactivate:
-                for (doc_id,) in self._conn.execute(
+                for row in self._conn.execute(
                     "UPDATE documents SET active = 0 WHERE collection = ? AND rel_path = ? "
-                    "AND active = 1 RETURNING id",
+                    f"AND active = 1 RETURNING {_SNAP_COLUMNS}",
                     (batch.collection, rel_path),
                 ).fetchall():
+                    doc_id = int(str(row[7]))
                     self._conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
-                    mark_names_pending(self._conn, int(str(doc_id)))
+                    mark_names_pending(self._conn, doc_id)
+                    if JOURNAL and not _moved_into(rel_path, moved, batch):
+                        entries.append(_inactivated(row))
             self._conn.executemany(
                 "DELETE FROM ingest_errors WHERE collection = ? AND rel_path = ?",
                 [(batch.collection, rel_path) for rel_path in batch.forget_failures],
@@ -146,6 +175,24 @@ class ApswLedger:
                     "(SELECT 1 FROM documents WHERE mirror_hash = ?)",
                     (mirror, mirror),
                 )
+            journal.append(self._conn, entries, now_ns)
+
+    def _rename_sources(self, batch: SyncBatch) -> dict[str, tuple[object, ...]]:
+        """The active rows of ``batch.renamed`` sources (old path -> row), read before the batch
+        changes them: each move is journaled as one ``rename`` entry, not an inactivate and a
+        create."""
+        if not JOURNAL:
+            return {}
+        out: dict[str, tuple[object, ...]] = {}
+        for old_path, new_path in batch.renamed:
+            row = self._conn.execute(
+                f"SELECT {_SNAP_COLUMNS} FROM documents WHERE collection = ? AND rel_path = ? "
+                "AND active = 1",
+                (batch.collection, old_path),
+            ).fetchone()
+            if row is not None:
+                out[old_path] = (*row, new_path)
+        return out
 
     def _upsert(
         self,
@@ -153,15 +200,18 @@ class ApswLedger:
         now: str,
         links: list[tuple[int, Sequence[ExtractedLink], bool]],
         marks: set[str],
+        entries: list[PendingEntry],
+        moved: dict[str, tuple[object, ...]],
     ) -> str | None:
         """Write one document (its links added to ``links``, the names whose links are
         resolved again to ``marks``); returns the mirror hash it had before (None if new)."""
         conn = self._conn
         old = conn.execute(
-            "SELECT id, mirror_hash, active, title FROM documents "
-            "WHERE collection = ? AND rel_path = ?",
+            "SELECT id, mirror_hash, active, title, collection, rel_path, source_hash, structure "
+            "FROM documents WHERE collection = ? AND rel_path = ?",
             (item.collection, item.rel_path),
         ).fetchone()
+        structure = structure_of(item) if JOURNAL else None
         conn.execute(
             "INSERT INTO content(mirror_hash, markdown) VALUES (?, ?) ON CONFLICT DO NOTHING",
             (item.mirror_hash, item.markdown),
@@ -209,13 +259,15 @@ class ApswLedger:
             item.metadata.state,
             metadata_json(item.metadata.values),
             item.metadata.error,
+            structure.to_json() if structure is not None else None,
         )
         settings = (
             "abs_path = ?, source_hash = ?, source_mime = ?, source_ext = ?, source_size = ?, "
             "source_mtime_ns = ?, mirror_hash = ?, title = ?, content_type = ?, categories = ?, "
             "author = ?, date = ?, date_ns = ?, language = ?, tags = ?, converter_id = ?, "
             "converter_version = ?, converter_warnings = ?, ingest_version = ?, indexed_at = ?, "
-            "chunking = ?, metadata_state = ?, metadata = ?, metadata_error = ?, active = 1"
+            "chunking = ?, metadata_state = ?, metadata = ?, metadata_error = ?, structure = ?, "
+            "active = 1"
         )
         if old is not None:
             doc_id = old[0]
@@ -229,11 +281,15 @@ class ApswLedger:
                 "source_ext, source_size, source_mtime_ns, mirror_hash, title, content_type, "
                 "categories, author, date, date_ns, language, tags, converter_id, "
                 "converter_version, converter_warnings, ingest_version, indexed_at, chunking, "
-                "metadata_state, metadata, metadata_error, active) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                "metadata_state, metadata, metadata_error, structure, active) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
                 (item.collection, item.rel_path, *values),
             )
             doc_id = conn.last_insert_rowid()
+        if structure is not None:
+            entry = _upserted(item, old, structure, moved)
+            if entry is not None:
+                entries.append(entry)
         was_active = bool(old is not None and old[2])
         replace_document_names(conn, doc_id, item.names, was_active, marks, new=old is None)
         links.append((doc_id, item.links, old is None))
@@ -260,16 +316,17 @@ class ApswLedger:
             ),
         )
 
-    def _touch(self, collection: str, state: SourceState) -> None:
+    def _touch(self, collection: str, state: SourceState, entries: list[PendingEntry]) -> None:
         row = self._conn.execute(
-            "SELECT d.id, d.date, d.active, d.rel_path, d.title, c.markdown FROM documents d "
+            "SELECT d.id, d.date, d.active, d.rel_path, d.title, c.markdown, d.source_hash, "
+            "d.mirror_hash, d.structure FROM documents d "
             "JOIN content c ON c.mirror_hash = d.mirror_hash "
             "WHERE d.collection = ? AND d.rel_path = ?",
             (collection, state.rel_path),
         ).fetchone()
         if row is None:
             return
-        doc_id, date, active, rel_path, title, markdown = row
+        doc_id, date, active, rel_path, title, markdown, source_hash, mirror_hash, stored = row
         reactivate = state.active and not active
         self._conn.execute(
             "UPDATE documents SET source_size = ?, source_mtime_ns = ?, date_ns = ?, "
@@ -283,20 +340,38 @@ class ApswLedger:
             ),
         )
         if reactivate:
+            if JOURNAL:
+                snap = (collection, rel_path, source_hash, mirror_hash, False, title)
+                before = Structure.from_json(stored)
+                entries.append(
+                    build_entry(
+                        "reactivate",
+                        _snapshot(snap),
+                        _snapshot(snap, active=True),
+                        before,
+                        before,
+                        previous_known=before is not None,
+                    )
+                )
             self._index_text(doc_id, rel_path, title, markdown)
             mark_names_pending(self._conn, doc_id)
             mark_links_of_pending(self._conn, doc_id)
 
     def deactivate_collection(self, collection: str) -> int:
+        now_ns = self._clock.now_ns()
         with translate_errors("deactivating a collection"), write_transaction(self._conn):
-            ids = [
-                r[0]
-                for r in self._conn.execute(
-                    "UPDATE documents SET active = 0 WHERE collection = ? AND active = 1 "
-                    "RETURNING id",
-                    (collection,),
+            rows = self._conn.execute(
+                f"UPDATE documents SET active = 0 WHERE collection = ? AND active = 1 "
+                f"RETURNING {_SNAP_COLUMNS}",
+                (collection,),
+            ).fetchall()
+            ids = [int(str(r[7])) for r in rows]
+            if JOURNAL:
+                journal.append(
+                    self._conn,
+                    [_inactivated(r) for r in sorted(rows, key=lambda r: str(r[1]))],
+                    now_ns,
                 )
-            ]
             self._conn.executemany("DELETE FROM documents_fts WHERE rowid = ?", [(i,) for i in ids])
             for doc_id in ids:
                 mark_names_pending(self._conn, doc_id)
@@ -331,3 +406,69 @@ class ApswLedger:
                 "DELETE FROM content WHERE NOT EXISTS "
                 "(SELECT 1 FROM documents d WHERE d.mirror_hash = content.mirror_hash)"
             )
+
+
+def _inactivated(row: Sequence[object]) -> PendingEntry:
+    """The ``inactivate`` entry of a ``_SNAP_COLUMNS`` row that was active."""
+    before = Structure.from_json(row[6] if isinstance(row[6], str) else None)
+    return build_entry(
+        "inactivate",
+        _snapshot(row, active=True),
+        _snapshot(row, active=False),
+        before,
+        None,
+        previous_known=before is not None,
+    )
+
+
+def _upserted(
+    item: IndexedDocument,
+    old: Sequence[object] | None,
+    structure: Structure,
+    moved: dict[str, tuple[object, ...]],
+) -> PendingEntry | None:
+    """The entry of an upsert (``old``: the row at its path before), or None when nothing the
+    journal records changed."""
+    current = Snapshot(
+        item.collection, item.rel_path, item.source_hash, item.mirror_hash, True, item.meta.title
+    )
+    source = next((r for r in moved.values() if r[8] == item.rel_path), None)
+    if source is not None:
+        before = Structure.from_json(source[6] if isinstance(source[6], str) else None)
+        return build_entry(
+            "rename",
+            _snapshot(source),
+            current,
+            before,
+            structure,
+            previous_known=before is not None,
+        )
+    previous = None
+    before = None
+    if old is not None:
+        previous = Snapshot(
+            str(old[4]),
+            str(old[5]),
+            str(old[6]),
+            str(old[1]),
+            bool(old[2]),
+            old[3] if isinstance(old[3], str) else None,
+        )
+        before = Structure.from_json(old[7] if isinstance(old[7], str) else None)
+    kind = classify(previous, current, before, structure)
+    if kind is None:
+        return None
+    return build_entry(
+        kind,
+        previous,
+        current,
+        before,
+        structure,
+        previous_known=old is None or before is not None,
+    )
+
+
+def _moved_into(rel_path: str, moved: dict[str, tuple[object, ...]], batch: SyncBatch) -> bool:
+    """Whether ``rel_path`` went to a path this batch indexed (its ``rename`` entry says so)."""
+    source = moved.get(rel_path)
+    return source is not None and any(u.rel_path == source[8] for u in batch.upserts)

@@ -288,6 +288,39 @@ def _m0009_typed_metadata(conn: apsw.Connection) -> None:
     )
 
 
+def _m0010_change_journal(conn: apsw.Connection) -> None:
+    # The change journal (``gno_core.journal``): one entry per document change, written in the
+    # transaction of the change; ``documents.structure`` keeps each document's structure (its
+    # headings, links, typed edges, dates; never a body) for the delta of its next change. NULL:
+    # indexed before the journal (its next change says its prior structure is unknown).
+    # ``change_journal_state`` holds the journal's epoch (a cursor of another journal is
+    # recognised), the last purged seq and the retained count and bytes.
+    conn.execute(
+        """
+        ALTER TABLE documents ADD COLUMN structure TEXT;
+        CREATE TABLE change_journal (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            observed_ns INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            collection TEXT NOT NULL,
+            rel_path TEXT NOT NULL,
+            previous_path TEXT,
+            bytes INTEGER NOT NULL,
+            payload TEXT NOT NULL
+        );
+        CREATE INDEX change_journal_document ON change_journal(collection, rel_path, seq);
+        CREATE INDEX change_journal_renamed ON change_journal(collection, previous_path, seq)
+            WHERE previous_path IS NOT NULL;
+        CREATE TABLE change_journal_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO change_journal_state(key, value) VALUES
+            ('epoch', lower(hex(randomblob(16)))),
+            ('purged_through', '0'),
+            ('entries', '0'),
+            ('bytes', '0');
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_documents", _m0001_documents),
     Migration(2, "0002_documents_fts", _m0002_documents_fts),
@@ -298,6 +331,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "0007_fact_identity", _m0007_fact_identity),
     Migration(8, "0008_chunking_policy", _m0008_chunking_policy),
     Migration(9, "0009_typed_metadata", _m0009_typed_metadata),
+    Migration(10, "0010_change_journal", _m0010_change_journal),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

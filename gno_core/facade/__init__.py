@@ -14,13 +14,15 @@ and its signature into ``gno_core.surface.Facade``, which mypy checks ``Gno`` ag
 - ``evidence.py``: context, verify, section, query diagnose, ask;
 - ``memory.py``: recall, remember;
 - ``refactors.py``: rename, move and duplicate a note without breaking links;
-- ``integrity.py``: impact (what depends on a document) and the knowledge audit.
+- ``integrity.py``: impact (what depends on a document) and the knowledge audit;
+- ``delta.py``: the change journal and a document's structural diff.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gno_core.facade.delta import DeltaCalls
 from gno_core.facade.evidence import EvidenceCalls
 from gno_core.facade.graph import GraphCalls
 from gno_core.facade.indexing import IndexingCalls
@@ -45,6 +47,7 @@ class Gno(
     MemoryCalls,
     RefactorCalls,
     IntegrityCalls,
+    DeltaCalls,
 ):
     """One index of gno and everything that can be done with it.
 

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from gno_core.ports.documents import DocumentStore
+    from gno_core.ports.journal import ChangeJournal
     from gno_core.ports.ledger import SyncLedger
     from gno_core.ports.lexical import LexicalIndex
     from gno_core.ports.links import LinkStore
@@ -39,6 +40,7 @@ class Index:
         links: LinkStore | Callable[[], LinkStore],
         memory: MemoryStore | Callable[[], MemoryStore],
         closer: Callable[[], None] = lambda: None,
+        journal: ChangeJournal | Callable[[], ChangeJournal] | None = None,
     ) -> None:
         self._ports: dict[str, object] = {
             "documents": documents,
@@ -48,11 +50,16 @@ class Index:
             "vectors": vectors,
             "links": links,
             "memory": memory,
+            "journal": journal,
         }
         self.closer = closer
 
     def _port(self, name: str) -> Any:
         port = self._ports[name]
+        if port is None:
+            from gno_core.errors import RuntimeFailure
+
+            raise RuntimeFailure(f"This index has no {name} port", details={"port": name})
         if callable(port):
             port = self._ports[name] = port()
         return port
@@ -84,6 +91,11 @@ class Index:
     @property
     def memory(self) -> MemoryStore:
         return cast("MemoryStore", self._port("memory"))
+
+    @property
+    def journal(self) -> ChangeJournal:
+        """The change journal's reads (``gno_core.delta``)."""
+        return cast("ChangeJournal", self._port("journal"))
 
     def close(self) -> None:
         self.closer()

@@ -55,6 +55,7 @@ def converge(
                 upserts=tuple(upserts[name]),
                 deactivate=gone,
                 failures=tuple(failures[name]),
+                renamed=tuple((source, plan.target) for source in gone),
             )
         )
     resolve_pending(index.links)

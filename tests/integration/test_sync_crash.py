@@ -84,3 +84,15 @@ def test_sigkill_mid_sync_then_rerun(tmp_path: Path, shared_data: Path) -> None:
     finally:
         conn.close()
     assert _final(env) == reference
+    # The change journal is written in each batch's transaction: after the kill and the rerun,
+    # every indexed document has exactly one create entry, none lost, none doubled.
+    conn = apsw.Connection(str(db))
+    try:
+        docs = conn.execute("SELECT COUNT(*) FROM documents").fetchall()[0][0]
+        creates = conn.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT rel_path) FROM change_journal WHERE kind = 'create'"
+        ).fetchall()[0]
+        others = conn.execute("SELECT COUNT(*) FROM change_journal WHERE kind != 'create'")
+        assert creates == (docs, docs) and others.fetchall()[0][0] == 0
+    finally:
+        conn.close()

@@ -110,6 +110,8 @@ def test_gno_mcp_serves_a_real_index(foam_env: dict[str, str], mode: str) -> Non
         "gno_similar",
         "gno_graph",
         "gno_graph_query",
+        "gno_changes",
+        "gno_diff",
         "gno_impact",
         "gno_audit",
         "gno_graph_neighbors",

@@ -91,6 +91,8 @@ def test_registry_names_and_order() -> None:
         "gno_similar",
         "gno_graph",
         "gno_graph_query",
+        "gno_changes",
+        "gno_diff",
         "gno_impact",
         "gno_audit",
         "gno_graph_neighbors",
@@ -126,8 +128,13 @@ def test_registry_names_and_order() -> None:
         "gno_recall",
         "gno_capture",
         "gno_remember",
+        "gno_changes",
     ]
-    assert [t.name for t in registry("core", False).tools] == core[:-2]
+    assert [t.name for t in registry("core", False).tools] == [
+        n for n in core if n not in ("gno_capture", "gno_remember")
+    ]
+    # the spec's core profile: exactly its seven read tools (gno_changes the last to land)
+    assert {t.name for t in registry("core", False).tools} == CORE_READ_TOOLS
     assert set(core) <= CORE_READ_TOOLS | CORE_WRITE_TOOLS
 
 

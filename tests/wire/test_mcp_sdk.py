@@ -97,6 +97,8 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
         "gno_similar",
         "gno_graph",
         "gno_graph_query",
+        "gno_changes",
+        "gno_diff",
         "gno_impact",
         "gno_audit",
         "gno_graph_neighbors",
@@ -141,5 +143,6 @@ def test_core_profile_through_the_sdk(mode: str) -> None:
         "gno_get",
         "gno_multi_get",
         "gno_recall",
+        "gno_changes",
     ]
     assert code == -32602

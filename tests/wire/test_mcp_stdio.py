@@ -293,6 +293,7 @@ def test_core_profile_and_write_gate_flags(spawn: Any) -> None:
         "gno_recall",
         "gno_capture",
         "gno_remember",
+        "gno_changes",
     ]
     assert proc.finish()[0] == 0
 
@@ -308,6 +309,7 @@ def test_without_the_write_gate_capture_is_an_unknown_tool(spawn: Any) -> None:
         "gno_get",
         "gno_multi_get",
         "gno_recall",
+        "gno_changes",
     ]
     answer = proc.call(3, "tools/call", {"name": "gno_capture", "arguments": {"collection": "x"}})
     assert answer["error"]["code"] == -32602

@@ -41,6 +41,8 @@ ROUTES: list[tuple[str, str, dict[str, Any]]] = [
     ("GET", "/api/graph/query", {"ref": "notes/a.md"}),
     ("GET", "/api/graph/neighbors", {"ref": "notes/a.md"}),
     ("GET", "/api/graph/path", {"from": "notes/a.md", "to": "notes/b.md"}),
+    ("GET", "/api/changes", {}),
+    ("GET", "/api/diff", {"ref": "notes/a.md"}),
     ("GET", "/api/impact", {"ref": "notes/a.md"}),
     ("POST", "/api/audit", {"category": "links"}),
 ]

@@ -90,6 +90,7 @@ def test_doc_names_uri_as_the_deprecated_alias_of_ref() -> None:
         "/api/backlinks",
         "/api/graph/query",
         "/api/graph/neighbors",
+        "/api/diff",
         "/api/impact",
     }
 
@@ -117,6 +118,8 @@ CALLS: list[tuple[str, str, dict[str, Any], int]] = [
     ("GET", "/api/graph/query", {"ref": ALPHA}, 200),
     ("GET", "/api/graph/neighbors", {"ref": ALPHA}, 200),
     ("GET", "/api/graph/path", {"from": ALPHA, "to": ALPHA}, 200),
+    ("GET", "/api/changes", {"limit": 5}, 200),
+    ("GET", "/api/diff", {"ref": ALPHA}, 200),
     ("GET", "/api/impact", {"ref": ALPHA}, 200),
     ("POST", "/api/audit", {"category": "links", "maxFindings": 5}, 200),
     ("POST", "/api/memory/recall", {"query": "foam", "collection": "notes", "scopes": ["t"]}, 200),
@@ -200,7 +203,14 @@ def test_ref_takes_a_uri_a_collection_path_or_a_docid(ref: str) -> None:
     from tests.wire.real_facade import docids
 
     ref = docids()["alpha"] if ref == "#DOCID" else ref
-    paths = ("/api/doc", "/api/links", "/api/backlinks", "/api/graph/query", "/api/graph/neighbors")
+    paths = (
+        "/api/doc",
+        "/api/links",
+        "/api/backlinks",
+        "/api/graph/query",
+        "/api/graph/neighbors",
+        "/api/diff",
+    )
 
     async def go() -> list[tuple[int, Any]]:
         with in_process(mode="serve") as (_, client):

@@ -4,6 +4,7 @@ a new tool is one ``ToolDef`` appended in its place here."""
 from __future__ import annotations
 
 from gno_adapters.mcp.registry import ToolDef
+from gno_adapters.mcp.tools.delta import CHANGES, DIFF
 from gno_adapters.mcp.tools.documents import GET, MULTI_GET
 from gno_adapters.mcp.tools.evidence import (
     ASK,
@@ -57,6 +58,8 @@ ALL_TOOLS: tuple[ToolDef, ...] = (
     SIMILAR,
     GRAPH,
     GRAPH_QUERY,
+    CHANGES,
+    DIFF,
     IMPACT,
     AUDIT,
     GRAPH_NEIGHBORS,
