@@ -16,10 +16,10 @@ from gno_core.domain import (
 )
 from gno_core.facts import FactRecord, InvalidFact
 from gno_core.identity import parse_uri
-from gno_core.metadata.evaluate import matches
-from gno_core.metadata.extract import VALID_EMPTY, DocumentMetadata
 from gno_core.journal.entries import JournalEntry
 from gno_core.journal.structure import Structure
+from gno_core.metadata.evaluate import matches
+from gno_core.metadata.extract import VALID_EMPTY, DocumentMetadata
 from gno_core.ports.clock import Clock
 from gno_core.ports.embedder import Vector
 

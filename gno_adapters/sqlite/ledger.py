@@ -32,9 +32,9 @@ from gno_core.domain import (
     SyncBatch,
 )
 from gno_core.errors import DuplicateError
-from gno_core.metadata.extract import metadata_json
 from gno_core.journal.entries import PendingEntry, Snapshot, build_entry, classify
 from gno_core.journal.structure import Structure, structure_of
+from gno_core.metadata.extract import metadata_json
 from gno_core.ports.clock import Clock
 from gno_core.text.cjk import segment_for_index
 from gno_core.text.dates import iso_from_ns, parse_document_date
