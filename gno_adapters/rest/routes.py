@@ -280,33 +280,8 @@ def register_rest(
                 return _failure(exc)
             return await call(lambda f: f.backlinks_wire(got.ref, collection=got.collection))
 
-    if "changes" in capabilities:
-
-        @app.get("/api/changes")
-        async def changes() -> Response:
-            from gno_core.contracts.delta_requests import ChangesRequest
-
-            try:
-                got = ChangesRequest.model_validate(_query_fields(ChangesRequest))
-            except Exception as exc:
-                return _failure(exc)
-            return await call(lambda f: f.changes_wire(got))
-
-    if "diff" in capabilities:
-
-        @app.get("/api/diff")
-        async def diff() -> Response:
-            from gno_core.contracts.delta_requests import DiffRequest
-
-            try:
-                got = DiffRequest.model_validate(_query_fields(DiffRequest))
-            except Exception as exc:
-                return _failure(exc)
-            return await call(lambda f: f.diff(got))
-
-    # The graph reads take their fields from the query string, like the document reads.
-    # The graph reads and impact take their fields from the query string, like the document
-    # reads; each one's request model is the route table's (``catalogue``).
+    # The graph reads, impact, changes and diff take their fields from the query string, like
+    # the document reads; each one's request model is the route table's (``catalogue``).
     graph_routes = (
         # The whole graph is sent in the wire form it is built in (``graph_wire``).
         ("graph", "/api/graph", "graph_wire"),
@@ -314,6 +289,9 @@ def register_rest(
         ("graph_neighbors", "/api/graph/neighbors", "graph_neighbors"),
         ("graph_path", "/api/graph/path", "graph_path"),
         ("impact", "/api/impact", "impact"),
+        # The page of changes is sent in the wire form it is built in (``changes_wire``).
+        ("changes", "/api/changes", "changes_wire"),
+        ("diff", "/api/diff", "diff"),
     )
     for operation, path, method in graph_routes:
         if operation in capabilities:
