@@ -17,10 +17,10 @@ from gno_core.domain import (
 )
 from gno_core.errors import DuplicateError
 from gno_core.identity import make_docid
-from gno_core.text.dates import iso_from_ns, parse_document_date
-from gno_core.text.embedding_key import embedding_key
 from gno_core.journal.entries import PendingEntry, Snapshot, build_entry, classify
 from gno_core.journal.structure import Structure, structure_of
+from gno_core.text.dates import iso_from_ns, parse_document_date
+from gno_core.text.embedding_key import embedding_key
 
 
 class InMemoryLedger:
