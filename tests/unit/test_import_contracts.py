@@ -126,6 +126,7 @@ ADAPTER_FLOOR = frozenset(
         "fact_files",
         "model_registry",
         "metadata",
+        "journal",
         "contracts",
         "errors",
         "identity",
