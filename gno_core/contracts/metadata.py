@@ -19,6 +19,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     RootModel,
@@ -130,9 +131,24 @@ class Not(_Node):
     predicate: Predicate
 
 
+PREDICATE_OPS = tuple("eq ne gt gte lt lte in nin all exists and or not".split())
+
+
+def _has_op(value: object) -> object:
+    """A predicate object must name its ``op``: say which ones exist, instead of the union's
+    "unable to extract tag" (the schema is unchanged: this runs before the tagged union)."""
+    if isinstance(value, dict):
+        op = value.get("op")
+        if op not in PREDICATE_OPS:
+            named = 'has no "op"' if op is None else f"has op {op!r}"
+            raise ValueError(f"a predicate {named}; op is one of {', '.join(PREDICATE_OPS)}")
+    return value
+
+
 Predicate = Annotated[
     Union[Compare, Order, Member, Exists, Group, Not],  # noqa: UP007
     Field(discriminator="op"),
+    BeforeValidator(_has_op),
 ]
 Node = Compare | Order | Member | Exists | Group | Not
 

@@ -97,6 +97,13 @@ def test_invalid_predicates_fail_validation_with_a_field_path(cli: Cli, notes: P
     assert proto.code != 0 and "key" in proto.err
     not_json = cli("search", "kettle", "--filter", "{status: approved}")
     assert not_json.code != 0 and "JSON" in not_json.err
+    # a predicate written without "op" (or with an unknown one) is told which ops exist
+    no_op = cli("search", "kettle", "--filter", _filter({"eq": {"key": "status", "value": "x"}}))
+    assert no_op.code != 0 and 'no "op"' in no_op.err and "eq, ne, gt" in no_op.err
+    nested = {"op": "and", "predicates": [{"op": "equals", "key": "status", "value": "x"}]}
+    unknown = cli("search", "kettle", "--filter", _filter(nested))
+    assert unknown.code != 0 and "filter.and.predicates.0" in unknown.err
+    assert "'equals'" in unknown.err and "exists, and, or, not" in unknown.err
 
 
 def test_update_repairs_an_index_made_before_extraction_without_new_embeddings(
