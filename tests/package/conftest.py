@@ -59,6 +59,12 @@ def gno_env(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     env = isolated_env(tmp_path_factory.mktemp("gno-home"))
     added = gno(env, "collection", "add", str(corpus), "--name", "notes")
     assert added.returncode == 0, added.stderr
+    # The suite sends hundreds of requests from one peer within a minute; the default limit
+    # (120 a minute, proven by tests/wire/test_http_abuse.py) would answer some with 429.
+    config = Path(env["GNO_CONFIG_DIR"]) / "index.yml"
+    text = config.read_text(encoding="utf-8")
+    assert text.count("  rateLimitPerMinute: 120\n") == 1, text
+    config.write_text(text.replace("rateLimitPerMinute: 120", "rateLimitPerMinute: 100000"))
     indexed = gno(env, "index")
     assert indexed.returncode == 0, indexed.stderr
     assert "0 pending" in indexed.stdout, indexed.stdout
