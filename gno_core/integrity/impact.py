@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from gno_core.domain import DocRef, Edge
 from gno_core.identity import make_docid
-from gno_core.links.projection import RANK, Key, key_of
+from gno_core.links.graph_projection import RANK, Key, key_of
 
 if TYPE_CHECKING:
     from gno_core.contracts.impact import ImpactCap, ImpactResult, ImpactStep

@@ -20,7 +20,7 @@ from gno_core.errors import ValidationError
 from gno_core.gc_pause import collector_paused
 from gno_core.identity import make_docid
 from gno_core.index_handle import IndexHandle, require_collection
-from gno_core.links.projection import (
+from gno_core.links.graph_projection import (
     GraphLimits,
     Key,
     Link,

@@ -26,7 +26,7 @@ from gno_core.contracts.graph import (
 from gno_core.domain import AMBIGUOUS, DocRef
 from gno_core.identity import make_docid, make_uri
 from gno_core.index_handle import IndexHandle
-from gno_core.links.projection import (
+from gno_core.links.graph_projection import (
     REPORT_TOP,
     GraphLimits,
     Key,
@@ -39,7 +39,7 @@ from gno_core.links.projection import (
     project,
     top,
 )
-from gno_core.links.projection import communities as find_communities
+from gno_core.links.graph_projection import communities as find_communities
 from gno_core.links.similar_edges import SimilarEdges, similar_edges
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from operator import mul
 from typing import Any
 
 from gno_core.domain import DocRef
-from gno_core.links.projection import Key
+from gno_core.links.graph_projection import Key
 from gno_core.ports.embedder import Embedder, Vector
 from gno_core.ports.index import Index
 from gno_core.retrieval.vector import distance_score, mean_vector

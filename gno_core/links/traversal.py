@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gno_core.domain import DocRef, Edge
-from gno_core.links.projection import RANK, GraphLimits, Key, key_of
+from gno_core.links.graph_projection import RANK, GraphLimits, Key, key_of
 
 if TYPE_CHECKING:
     from gno_core.contracts.graph import Direction

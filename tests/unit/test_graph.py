@@ -180,7 +180,7 @@ def _limits() -> object:
 def _every_node_every_round(order: list[tuple[str, str]], links: list[Any]) -> list[int]:
     """Label propagation as specified (every node visited in every round): the reference the
     communities' skipping of unchanged neighbourhoods must match."""
-    from gno_core.links.projection import PROPAGATION_ROUNDS
+    from gno_core.links.graph_projection import PROPAGATION_ROUNDS
 
     index = {k: i for i, k in enumerate(order)}
     near: list[dict[int, int]] = [{} for _ in order]
@@ -211,7 +211,7 @@ def test_communities_match_full_label_propagation(seed: int) -> None:
     import random
 
     from gno_core.domain import DocRef
-    from gno_core.links.projection import Link, communities
+    from gno_core.links.graph_projection import Link, communities
 
     rng = random.Random(seed)
     size = rng.randrange(2, 80)
