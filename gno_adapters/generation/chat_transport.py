@@ -80,6 +80,24 @@ class ChatEndpoint:
         return _content(bytes(data), self.url)
 
 
+class ChatClient:
+    """What the generator and the claim verifier share: one ``ChatEndpoint`` built from the
+    user's endpoint settings."""
+
+    def __init__(
+        self,
+        endpoint: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        timeout_seconds: float = 60.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self._chat = ChatEndpoint(
+            endpoint, model, api_key=api_key, timeout_seconds=timeout_seconds, transport=transport
+        )
+
+
 def _content(data: bytes, url: str) -> str:
     try:
         parsed: Any = json.loads(data)

@@ -8,28 +8,13 @@ listening is ``MODEL_UNAVAILABLE``, a time-out, an HTTP error or a malformed ans
 
 from __future__ import annotations
 
-import httpx
-
-from gno_adapters.generation.chat_transport import MAX_RESPONSE_BYTES, ChatEndpoint
+from gno_adapters.generation.chat_transport import MAX_RESPONSE_BYTES, ChatClient
 from gno_core.ports import GenerationRequest
 
 __all__ = ["MAX_RESPONSE_BYTES", "OpenAiChatGenerator"]
 
 
-class OpenAiChatGenerator:
-    def __init__(
-        self,
-        endpoint: str,
-        model: str,
-        *,
-        api_key: str | None = None,
-        timeout_seconds: float = 60.0,
-        transport: httpx.BaseTransport | None = None,
-    ) -> None:
-        self._chat = ChatEndpoint(
-            endpoint, model, api_key=api_key, timeout_seconds=timeout_seconds, transport=transport
-        )
-
+class OpenAiChatGenerator(ChatClient):
     @property
     def model_id(self) -> str:
         return f"openai-compatible:{self._chat.model}"

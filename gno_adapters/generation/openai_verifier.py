@@ -16,9 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
-
-from gno_adapters.generation.chat_transport import ChatEndpoint
+from gno_adapters.generation.chat_transport import ChatClient
 from gno_core.errors import CancelledError, RuntimeFailure
 from gno_core.ports.verifier import (
     MAX_REASON_CHARS,
@@ -68,20 +66,7 @@ RESPONSE_SCHEMA: dict[str, Any] = {
 }
 
 
-class OpenAiChatVerifier:
-    def __init__(
-        self,
-        endpoint: str,
-        model: str,
-        *,
-        api_key: str | None = None,
-        timeout_seconds: float = 60.0,
-        transport: httpx.BaseTransport | None = None,
-    ) -> None:
-        self._chat = ChatEndpoint(
-            endpoint, model, api_key=api_key, timeout_seconds=timeout_seconds, transport=transport
-        )
-
+class OpenAiChatVerifier(ChatClient):
     @property
     def verifier_id(self) -> str:
         return f"openai-compatible:{self._chat.model}#{PROTOCOL}"
