@@ -91,6 +91,32 @@ class WriteDisabledError(GnoError):
     code = "WRITE_DISABLED"
 
 
+class EgressDeniedError(GnoError):
+    """Collection egress policy refuses this content at this destination (``details``: the
+    reason code of the decision, the omitted collections and a remediation; never content)."""
+
+    code = "EGRESS_DENIED"
+    http_status: ClassVar[int | None] = 403
+    exit_code: ClassVar[int | None] = 1
+
+
+class EgressRelaxationConfirmationError(GnoError):
+    """A policy relaxation without the one-use confirmation bound to the collection's current
+    policy and revision (``details.mismatch`` says what did not match)."""
+
+    code = "EGRESS_RELAXATION_CONFIRMATION_REQUIRED"
+    http_status: ClassVar[int | None] = 409
+    exit_code: ClassVar[int | None] = 1
+
+
+class EgressPolicyChangedError(GnoError):
+    """The egress policy changed after this request was admitted: retry (content-free)."""
+
+    code = "EGRESS_POLICY_CHANGED"
+    http_status: ClassVar[int | None] = 409
+    exit_code: ClassVar[int | None] = 2
+
+
 class NotInitializedError(GnoError):
     """The index or config has not been created yet (``gno init``)."""
 

@@ -127,6 +127,7 @@ ADAPTER_FLOOR = frozenset(
         "model_registry",
         "metadata",
         "journal",
+        "egress",
         "contracts",
         "errors",
         "identity",
