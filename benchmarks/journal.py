@@ -1,6 +1,6 @@
 """What the change journal costs, on the 38k tldr pages: the first sync and a no-change re-sync
-with and without the journal (the ledger's ``JOURNAL`` switch, which exists for this benchmark
-only), alternated in the same run, each in a fresh child process; and ``gno_changes`` pages of
+with and without the journal (the SQLite index's ``journal`` setting,
+``ApswIndexProvider(..., journal=False)``, which exists for this benchmark only), alternated in the same run, each in a fresh child process; and ``gno_changes`` pages of
 100 (request validated, page read, serialised to JSON) over the 10,000 entries retention keeps
 after that first sync.
 
@@ -26,17 +26,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def _switch() -> None:
-    from gno_adapters.sqlite import ledger
-
-    ledger.JOURNAL = os.environ.get("GNO_BENCH_JOURNAL", "1") == "1"
-
-
 def phase_sync() -> None:
-    _switch()
     from gno_adapters.bootstrap import open_gno
+    from gno_adapters.clock import SystemClock
+    from gno_adapters.sqlite import ApswIndexProvider
 
     gno = open_gno()
+    # the index this facade opens, with or without the journal (nothing is open yet)
+    gno.handle.provider = ApswIndexProvider(
+        Path(gno.handle.provider.location),
+        SystemClock(),
+        journal=os.environ.get("GNO_BENCH_JOURNAL", "1") == "1",
+    )
     t0 = time.perf_counter()
     result = gno.sync()
     elapsed = time.perf_counter() - t0

@@ -272,10 +272,23 @@ class InMemoryLedger:
         for key in [k for k in self._s.failures if k[0] == new]:
             del self._s.failures[key]
             del self._s.failure_seq[key]
-        for key in [k for k in self._s.rows if k[0] == old]:
+        entries: list[PendingEntry] = []
+        for key in sorted(k for k in self._s.rows if k[0] == old):
             row = self._s.rows.pop(key)
+            before = _snap(row)
             row.doc = row.doc._replace(collection=new)
             self._s.rows[(new, key[1])] = row
+            if before.active:  # its URI changes: one rename (an inactive one has none)
+                entries.append(
+                    build_entry(
+                        "rename",
+                        before,
+                        _snap(row),
+                        row.structure,
+                        row.structure,
+                        previous_known=row.structure is not None,
+                    )
+                )
         for key in [k for k in self._s.failures if k[0] == old]:
             rec = self._s.failures.pop(key)
             self._s.failures[(new, key[1])] = FailureRecord(
@@ -283,6 +296,7 @@ class InMemoryLedger:
             )
             self._s.failure_seq[(new, key[1])] = self._s.failure_seq.pop(key)
         self._collect_garbage()
+        journal.append(self._s, entries, self._s.clock.now_ns())
 
 
 def _snap(row: _Row, active: bool | None = None) -> Snapshot:

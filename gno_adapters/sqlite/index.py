@@ -33,13 +33,16 @@ if TYPE_CHECKING:
 __all__ = ["ApswIndexProvider", "open_apsw_index"]
 
 
-def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -> Index:
+def open_apsw_index(
+    path: str, clock: Clock, *, vector_extension: bool = True, journal: bool = True
+) -> Index:
     """Open (creating and migrating when needed) the index at ``path``. sqlite-vec is loaded,
     when ``vector_extension`` is set and it can be, by the first use of the vector port (nothing
     else needs it: deletions queue their vec0 work); without it vector search is exact (same
     results, slower on large indexes). The database and its -wal/-shm files are owner-only
     (0600): SQLite gives the latter the mode of the former, and files left looser by an older
-    gno are tightened here."""
+    gno are tightened here. ``journal``: whether its changes write the change journal (always,
+    but for ``benchmarks/journal.py``, which measures what the journal costs)."""
     _private_files(path)
     with translate_errors(f"opening the index {path}"):
         conn = connect(path)
@@ -63,7 +66,7 @@ def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -
     def open_ledger() -> SyncLedger:
         from gno_adapters.sqlite.ledger import ApswLedger
 
-        return ApswLedger(rows, clock)
+        return ApswLedger(rows, clock, journal=journal)
 
     def open_stats() -> IndexStats:
         from gno_adapters.sqlite.stats import ApswStats
@@ -106,11 +109,12 @@ def open_apsw_index(path: str, clock: Clock, *, vector_extension: bool = True) -
 
 
 class ApswIndexProvider:
-    """``IndexProvider`` for one index database file."""
+    """``IndexProvider`` for one index database file (``journal``: see ``open_apsw_index``)."""
 
-    def __init__(self, path: Path, clock: Clock) -> None:
+    def __init__(self, path: Path, clock: Clock, *, journal: bool = True) -> None:
         self._path = path
         self._clock = clock
+        self._journal = journal
 
     @property
     def location(self) -> str:
@@ -127,7 +131,7 @@ class ApswIndexProvider:
                 f"Cannot create the data folder {self._path.parent}: {exc.strerror or exc}",
                 details={"path": str(self._path.parent)},
             ) from exc
-        return open_apsw_index(str(self._path), self._clock)
+        return open_apsw_index(str(self._path), self._clock, journal=self._journal)
 
 
 def _private_files(path: str) -> None:

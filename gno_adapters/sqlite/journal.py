@@ -32,9 +32,18 @@ def append(
         return
     conn.executemany(
         "INSERT INTO change_journal(observed_ns, kind, collection, rel_path, previous_path, "
-        "payload, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "payload, bytes, previous_collection) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (now_ns, e.kind, e.collection, e.rel_path, e.previous_path, e.payload, e.size)
+            (
+                now_ns,
+                e.kind,
+                e.collection,
+                e.rel_path,
+                e.previous_path,
+                e.payload,
+                e.size,
+                e.previous_collection,
+            )
             for e in entries
         ],
     )
@@ -138,8 +147,11 @@ class ApswJournal:
             f"SELECT {_COLUMNS} FROM change_journal WHERE collection = ? AND rel_path = ? "
             "UNION ALL "
             f"SELECT {_COLUMNS} FROM change_journal WHERE collection = ? AND previous_path = ? "
+            "UNION ALL "
+            f"SELECT {_COLUMNS} FROM change_journal WHERE previous_collection = ? "
+            "AND rel_path = ? "
             "ORDER BY seq DESC LIMIT 1",
-            (collection, rel_path, collection, rel_path),
+            (collection, rel_path, collection, rel_path, collection, rel_path),
         )
         return _entry(rows[0]) if rows else None
 

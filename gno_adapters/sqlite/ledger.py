@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 from gno_adapters.sqlite import journal, lexical
 from gno_adapters.sqlite.carry import carry_vectors
@@ -48,11 +49,6 @@ def _chunk_row(mirror_hash: str, c: Chunk) -> tuple[object, ...]:
     return (mirror_hash, c.seq, c.pos, c.text, c.start_line, c.end_line, c.language, c.token_count)
 
 
-#: Whether index changes write the change journal. Always on; the journal benchmark alone turns
-#: it off to measure what the journal costs (``benchmarks/journal.py``).
-JOURNAL = True
-
-
 def _snapshot(row: Sequence[object], active: bool | None = None) -> Snapshot:
     """A snapshot of a ``_SNAP_COLUMNS`` row."""
     collection, rel_path, source_hash, mirror_hash, was_active, title = row[:6]
@@ -70,12 +66,15 @@ _SNAP_COLUMNS = "collection, rel_path, source_hash, mirror_hash, active, title, 
 
 
 class ApswLedger:
-    """What sync reads (source states) and writes (batches, collection moves)."""
+    """What sync reads (source states) and writes (batches, collection moves). ``journal``:
+    whether index changes write the change journal; always, but for the journal benchmark,
+    which turns it off to measure what the journal costs (``benchmarks/journal.py``)."""
 
-    def __init__(self, rows: Rows, clock: Clock) -> None:
+    def __init__(self, rows: Rows, clock: Clock, *, journal: bool = True) -> None:
         self._db = rows
         self._conn = rows.conn
         self._clock = clock
+        self._journal = journal
 
     def source_states(self, collection: str) -> dict[str, SourceState]:
         out = {
@@ -158,7 +157,7 @@ class ApswLedger:
                     doc_id = int(str(row[7]))
                     self._conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
                     mark_names_pending(self._conn, doc_id)
-                    if JOURNAL and not _moved_into(rel_path, moved, batch):
+                    if self._journal and not _moved_into(rel_path, moved, batch):
                         entries.append(_inactivated(row))
             self._conn.executemany(
                 "DELETE FROM ingest_errors WHERE collection = ? AND rel_path = ?",
@@ -181,7 +180,7 @@ class ApswLedger:
         """The active rows of ``batch.renamed`` sources (old path -> row), read before the batch
         changes them: each move is journaled as one ``rename`` entry, not an inactivate and a
         create."""
-        if not JOURNAL:
+        if not self._journal:
             return {}
         out: dict[str, tuple[object, ...]] = {}
         for old_path, new_path in batch.renamed:
@@ -211,7 +210,7 @@ class ApswLedger:
             "FROM documents WHERE collection = ? AND rel_path = ?",
             (item.collection, item.rel_path),
         ).fetchone()
-        structure = structure_of(item) if JOURNAL else None
+        structure = structure_of(item) if self._journal else None
         conn.execute(
             "INSERT INTO content(mirror_hash, markdown) VALUES (?, ?) ON CONFLICT DO NOTHING",
             (item.mirror_hash, item.markdown),
@@ -340,7 +339,7 @@ class ApswLedger:
             ),
         )
         if reactivate:
-            if JOURNAL:
+            if self._journal:
                 snap = (collection, rel_path, source_hash, mirror_hash, False, title)
                 before = Structure.from_json(stored)
                 entries.append(
@@ -366,7 +365,7 @@ class ApswLedger:
                 (collection,),
             ).fetchall()
             ids = [int(str(r[7])) for r in rows]
-            if JOURNAL:
+            if self._journal:
                 journal.append(
                     self._conn,
                     [_inactivated(r) for r in sorted(rows, key=lambda r: str(r[1]))],
@@ -378,8 +377,11 @@ class ApswLedger:
         return len(ids)
 
     def rename_collection(self, old: str, new: str) -> None:
+        """Move every row of ``old`` to ``new``; each active document (its URI changes) is
+        journaled as one ``rename``, in the same transaction."""
         if old == new:
             return
+        now_ns = self._clock.now_ns()
         with translate_errors("renaming a collection"), write_transaction(self._conn):
             taken = self._conn.execute(
                 "SELECT 1 FROM documents WHERE collection = ? AND active = 1 LIMIT 1", (new,)
@@ -391,9 +393,20 @@ class ApswLedger:
             # Inactive rows of the target are stale leftovers of a removed collection.
             self._conn.execute("DELETE FROM documents WHERE collection = ?", (new,))
             self._conn.execute("DELETE FROM ingest_errors WHERE collection = ?", (new,))
-            self._conn.execute(
-                "UPDATE documents SET collection = ? WHERE collection = ?", (new, old)
-            )
+            moved = self._conn.execute(
+                f"UPDATE documents SET collection = ? WHERE collection = ? RETURNING {_SNAP_COLUMNS}",
+                (new, old),
+            ).fetchall()
+            if self._journal:
+                journal.append(
+                    self._conn,
+                    [
+                        _collection_renamed(r, old)
+                        for r in sorted(moved, key=lambda r: str(r[1]))
+                        if r[4]
+                    ],
+                    now_ns,
+                )
             self._conn.execute(
                 "UPDATE ingest_errors SET collection = ? WHERE collection = ?", (new, old)
             )
@@ -406,6 +419,20 @@ class ApswLedger:
                 "DELETE FROM content WHERE NOT EXISTS "
                 "(SELECT 1 FROM documents d WHERE d.mirror_hash = content.mirror_hash)"
             )
+
+
+def _collection_renamed(row: Sequence[object], old: str) -> PendingEntry:
+    """The ``rename`` entry of an active ``_SNAP_COLUMNS`` row moved from collection ``old``."""
+    structure = Structure.from_json(row[6] if isinstance(row[6], str) else None)
+    current = _snapshot(row)
+    return build_entry(
+        "rename",
+        replace(current, collection=old),
+        current,
+        structure,
+        structure,
+        previous_known=structure is not None,
+    )
 
 
 def _inactivated(row: Sequence[object]) -> PendingEntry:

@@ -321,6 +321,19 @@ def _m0010_change_journal(conn: apsw.Connection) -> None:
     )
 
 
+def _m0011_journal_collection_renames(conn: apsw.Connection) -> None:
+    # A collection rename journals one ``rename`` per document, filed under the new name; the
+    # old name is kept so a document is found by its old ``collection/path`` too.
+    conn.execute(
+        """
+        ALTER TABLE change_journal ADD COLUMN previous_collection TEXT;
+        CREATE INDEX change_journal_moved_collection
+            ON change_journal(previous_collection, rel_path, seq)
+            WHERE previous_collection IS NOT NULL;
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_documents", _m0001_documents),
     Migration(2, "0002_documents_fts", _m0002_documents_fts),
@@ -332,6 +345,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "0008_chunking_policy", _m0008_chunking_policy),
     Migration(9, "0009_typed_metadata", _m0009_typed_metadata),
     Migration(10, "0010_change_journal", _m0010_change_journal),
+    Migration(11, "0011_journal_collection_renames", _m0011_journal_collection_renames),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -26,12 +26,24 @@ class PendingBatch:
     deactivate: list[str] = field(default_factory=list)
     failures: list[IngestFailure] = field(default_factory=list)
     forget_failures: list[str] = field(default_factory=list)
+    renamed: list[tuple[str, str]] = field(default_factory=list)
     items: int = 0
     chars: int = 0
 
     def add_upsert(self, doc: IndexedDocument) -> None:
         self.upserts.append(doc)
         self.chars += len(doc.markdown)
+        self._added()
+
+    def add_move(self, doc: IndexedDocument, old_path: str) -> None:
+        """``doc`` is the file that was at ``old_path`` (moved outside gno): its upsert, the
+        old path's deactivation and the pair in one batch, which the journal records as one
+        ``rename``."""
+        self.upserts.append(doc)
+        self.deactivate.append(old_path)
+        self.renamed.append((old_path, doc.rel_path))
+        self.chars += len(doc.markdown)
+        self.items += 1
         self._added()
 
     def add_touched(self, state: SourceState) -> None:
@@ -70,8 +82,9 @@ class PendingBatch:
                 deactivate=tuple(self.deactivate),
                 failures=tuple(self.failures),
                 forget_failures=tuple(self.forget_failures),
+                renamed=tuple(self.renamed),
             )
         )
         self.upserts, self.touched, self.deactivate, self.failures = [], [], [], []
-        self.forget_failures = []
+        self.forget_failures, self.renamed = [], []
         self.items = self.chars = 0

@@ -19,7 +19,10 @@ after a complete walk), then for every file
   document, that document is deactivated (its old content is not served as current).
 
 Active paths the walk did not yield are deactivated (``removed``) and the failure records of
-vanished paths end, in the last batches; a no-change sync writes nothing. Links are written
+vanished paths end, in the last batches; a no-change sync writes nothing. A new file with the
+same bytes as one of those documents was moved from it (``gno_core.indexing.moves``): its upsert
+and the old path's deactivation go in one batch as a move, which the change journal records as
+one ``rename``. Links are written
 with their document; once every collection is done, the links left pending (new ones, and those
 whose candidate targets appeared, changed names or went) are resolved (``gno_core.links``). Every ``apply_batch`` is atomic and deactivations come last, so a sync killed at any
 moment leaves a valid index and the next run converges to the same final state.
@@ -54,6 +57,7 @@ from gno_core.indexing.ingest import (
     convert_limits,
     extractor_for,
 )
+from gno_core.indexing.moves import MoveCandidates
 from gno_core.links.resolve import resolve_pending
 from gno_core.ports.clock import Clock
 from gno_core.ports.converters import DocumentConverter
@@ -175,6 +179,9 @@ class _CollectionSync:
         #: text unchanged), by mirror hash: two files with the same text share one
         self.rechunked: set[str] = set()
         self.failures: list[SyncFailure] = []
+        #: active documents whose paths the walk did not yield, which a new file may have
+        #: moved from (``gno_core.indexing.moves``)
+        self.moves = MoveCandidates({}, ())
 
     def run(
         self,
@@ -203,6 +210,8 @@ class _CollectionSync:
                 return self._result(started)
             files = []  # the root is a key store: what was indexed from it goes inactive
         states = self.ledger.source_states(name)
+        seen = {f.rel_path for f in files}
+        self.moves = MoveCandidates(states, seen)
         total = len(files)
         self._report(0, total, "")
         for done, source in enumerate(files, 1):
@@ -215,12 +224,12 @@ class _CollectionSync:
             self._sync_file(source, states.get(source.rel_path))
             if done % PROGRESS_EVERY == 0:
                 self._report(done, total, source.rel_path)
-        seen = {f.rel_path for f in files}
         for rel_path in sorted(states):
             if rel_path in seen:
                 continue
             if states[rel_path].active:
-                self.batch.add_deactivate(rel_path)
+                if rel_path not in self.moves.taken:  # a moved one went with its move
+                    self.batch.add_deactivate(rel_path)
                 self.removed += 1
             if states[rel_path].failed:
                 # A failure is about a file: once the file is gone, so is the failure (else it
@@ -301,7 +310,13 @@ class _CollectionSync:
             self.updated += 1
             if state.source_hash == source_hash and self._policy_changed(state):
                 self.rechunked.add(doc.mirror_hash)
-        self.batch.add_upsert(doc)
+        moved_from = None
+        if self.moves and (state is None or not state.active):
+            moved_from = self.moves.take(doc.source_hash)
+        if moved_from is not None:
+            self.batch.add_move(doc, moved_from)
+        else:
+            self.batch.add_upsert(doc)
 
     def _current(self, source: SourceFile, state: SourceState) -> bool:
         """Whether the stored document was extracted as this run would extract it: same

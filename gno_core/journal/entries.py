@@ -161,6 +161,8 @@ class PendingEntry:
     previous_path: str | None = None
     #: UTF-8 bytes of ``payload``
     size: int = 0
+    #: the collection before a collection rename (None otherwise)
+    previous_collection: str | None = None
 
 
 def build_entry(
@@ -184,6 +186,7 @@ def build_entry(
     side = current or previous
     assert side is not None
     before = previous.rel_path if previous is not None else None
+    was_in = previous.collection if previous is not None else None
     return PendingEntry(
         kind,
         side.collection,
@@ -191,6 +194,7 @@ def build_entry(
         payload,
         before if before != side.rel_path else None,
         size,
+        was_in if was_in != side.collection else None,
     )
 
 

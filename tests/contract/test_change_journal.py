@@ -141,3 +141,25 @@ def test_retention_drops_the_oldest(
     assert bounds.purged_through == got[0].seq - 1
     assert bounds.latest == got[-1].seq
     assert all(isinstance(e, JournalEntry) for e in got)
+
+
+def test_collection_rename_is_one_rename_per_document(store: Store) -> None:
+    put(store, make_doc("a.md", "# A\n"), make_doc("sub/b.md", "# B\n"))
+    put(store, make_doc("c.md", "# C\n"))
+    store.ledger.apply_batch(SyncBatch("notes", deactivate=("c.md",)))  # inactive: no URI
+    put(store, make_doc("x.md", "x", collection="other"))
+    seen = store.journal.bounds().latest
+    store.ledger.rename_collection("notes", "renamed")
+    got = store.journal.entries(after=seen, limit=100)
+    assert [(e.kind, e.collection) for e in got] == [("rename", "renamed")] * 2
+    for entry, rel in zip(got, ("a.md", "sub/b.md"), strict=True):
+        assert entry.previous is not None and entry.current is not None
+        assert (entry.previous.collection, entry.previous.rel_path) == ("notes", rel)
+        assert (entry.current.collection, entry.current.rel_path) == ("renamed", rel)
+        assert entry.previous.active and entry.current.active
+        assert entry.previous.source_hash == entry.current.source_hash
+        assert entry.delta.empty
+    assert store.journal.latest_for("renamed", "a.md") == got[0]
+    assert store.journal.latest_for("notes", "a.md") == got[0]  # found by the old name too
+    store.ledger.rename_collection("renamed", "renamed")  # the same name: nothing
+    assert store.journal.bounds().latest == got[-1].seq

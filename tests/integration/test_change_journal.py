@@ -314,3 +314,30 @@ def test_a_core_agent_reads_the_changes_another_agent_made(tmp_path: Path, vault
         ("create", "c/two.md"),
         ("rename", "plain.md->renamed.md"),
     ]
+
+
+def test_a_shell_move_and_a_collection_rename_are_renames(cli: Cli, vault: Path) -> None:
+    mark = _changes(cli)["page"]["latestCursor"]
+    (vault / "sub").mkdir()
+    (vault / "old.md").rename(vault / "sub" / "moved.md")  # a mv in a shell
+    cli.ok("update")
+    page = _changes(cli, "--since", mark)
+    assert _kinds(page) == [("rename", "old.md->sub/moved.md")]
+    (change,) = page["changes"]
+    assert change["previous"]["uri"] == "gno://notes/old.md"
+    assert change["current"]["uri"] == "gno://notes/sub/moved.md"
+    assert change["previous"]["sourceHash"] == change["current"]["sourceHash"]
+
+    mark = page["page"]["nextCursor"]
+    cli.ok("collection", "rename", "notes", "kb")
+    page = _changes(cli, "--since", mark)
+    assert {c["kind"] for c in page["changes"]} == {"rename"}
+    moves = sorted((c["previous"]["uri"], c["current"]["uri"]) for c in page["changes"])
+    assert moves == [
+        (f"gno://notes/{p}", f"gno://kb/{p}") for p in ("hub.md", "plain.md", "sub/moved.md")
+    ]
+    assert _changes(cli, "--since", mark, "-c", "kb")["changes"] == page["changes"]
+    diff = cli.ok("diff", "notes/hub.md", "--json").json()  # the old name still finds it
+    assert diff["status"] == "available" and diff["change"]["kind"] == "rename"
+    cli.ok("update")
+    assert _changes(cli, "--since", page["page"]["nextCursor"])["changes"] == []

@@ -57,6 +57,36 @@ def test_each_batch_is_one_sync_and_embeddings_follow() -> None:
     assert [r.uri for r in gno.search(SearchRequest(query="bravo")).results] == ["gno://notes/b.md"]
 
 
+def test_a_move_in_one_watch_batch_is_one_rename() -> None:
+    """A file moved while watching (the OS reports the old path gone and the new one made, or
+    one rename event: one batch of both paths) is journaled as one ``rename``."""
+    adapters = in_memory({"a.md": "# A\n\nalpha\n", "b.md": "# B\n"})
+    feed = adapters.changes
+    assert isinstance(feed, ManualFeed)
+    tree = adapters.tree
+    gno = build(adapters)
+    events: list[LiveEvent] = []
+    stop = threading.Event()
+
+    def on_event(event: LiveEvent) -> None:
+        events.append(event)
+        if len(events) == 1:
+            data = tree.read("/notes/a.md", 1 << 20)  # type: ignore[attr-defined]
+            tree.remove("/notes/a.md")  # type: ignore[attr-defined]
+            tree.write("/notes/sub/moved.md", data)  # type: ignore[attr-defined]
+            feed.push({"/notes/a.md", "/notes/sub/moved.md"})
+        else:
+            stop.set()
+
+    gno.watch(stop=stop.is_set, on_event=on_event, embed=False)
+    journal = gno.handle.index.journal
+    got = [(e.kind, e.previous, e.current) for e in journal.entries(limit=100)]
+    assert [k for k, _, _ in got] == ["create", "create", "rename"]
+    _, before, after = got[-1]
+    assert before is not None and after is not None
+    assert (before.rel_path, after.rel_path) == ("a.md", "sub/moved.md")
+
+
 def test_the_feed_falls_back_to_a_periodic_scan(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
