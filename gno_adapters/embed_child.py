@@ -22,12 +22,15 @@ import os
 import select
 import signal
 import struct
+import sys
 import threading
 from array import array
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import subprocess
+
     from gno_core.ports.embedder import Embedder, TextProfile, Vector
 
 FORK_ENV = "GNO_EMBED_FORK"
@@ -42,23 +45,39 @@ def fork_wanted(env: Mapping[str, str]) -> bool:
     thread running, and ``GNO_EMBED_FORK`` not off."""
     if env.get(FORK_ENV, "").strip().lower() in ("0", "off", "false", "no"):
         return False
-    return hasattr(os, "fork") and threading.active_count() == 1
+    return hasattr(os, "fork") and single_threaded()
+
+
+def single_threaded() -> bool:
+    """No other thread in the process: Python's count, and on Linux every native thread."""
+    if threading.active_count() != 1:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return True
 
 
 class EmbedChild:
     """A forked process holding the embedding model; ``close`` ends and reaps it."""
 
-    def __init__(self, pid: int, requests: int, answers: int) -> None:
+    def __init__(
+        self, pid: int, requests: int, answers: int, spawned: subprocess.Popen[bytes] | None = None
+    ) -> None:
         self._pid: int | None = pid
+        self._spawned = spawned  # the fresh interpreter, when the process could not fork
         self._requests = requests
         self._answers = answers
         self._idle = False  # True once the child answered: it then only waits for the pipe
 
     @classmethod
     def start(cls) -> EmbedChild:
-        """Fork the child: it imports the model runtime at once, then waits for ``send``."""
+        """Fork the child (a fresh interpreter when other threads run): it imports the model
+        runtime at once, then waits for ``send``."""
         down_r, down_w = os.pipe()
         up_r, up_w = os.pipe()
+        if not (hasattr(os, "fork") and single_threaded()):
+            return cls._spawn(down_r, down_w, up_r, up_w)
         pid = os.fork()
         if pid == 0:  # the child: never returns
             code = 1
@@ -73,6 +92,26 @@ class EmbedChild:
         os.close(down_r)
         os.close(up_w)
         return cls(pid, down_w, up_r)
+
+    @classmethod
+    def _spawn(cls, down_r: int, down_w: int, up_r: int, up_w: int) -> EmbedChild:
+        """The child as a new interpreter reading requests on its stdin and answering on its
+        stdout; it sees this process's import path (the embedder is pickled by name)."""
+        import subprocess
+
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        try:
+            spawned = subprocess.Popen(
+                [sys.executable, "-P", "-c", _SPAWNED_CHILD],
+                stdin=down_r,
+                stdout=up_w,
+                env=env,
+                close_fds=True,
+            )
+        finally:
+            os.close(down_r)
+            os.close(up_w)
+        return cls(spawned.pid, down_w, up_r, spawned)
 
     def send(self, embedder: Embedder) -> bool:
         """Give the child the embedder to load (pickled: its choice of model, not the model);
@@ -144,8 +183,18 @@ class EmbedChild:
         if not self._idle:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+        if self._spawned is not None:
+            self._spawned.wait()
+            return
         with contextlib.suppress(ChildProcessError):
             os.waitpid(pid, 0)
+
+
+#: The spawned child's program: the forked child's life on stdin (requests) and stdout.
+_SPAWNED_CHILD = (
+    "import signal; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "from gno_adapters.embed_child import _run_child; _run_child(0, 1)"
+)
 
 
 def _run_child(requests: int, answers: int) -> None:

@@ -80,6 +80,9 @@ def test_vectors_are_bit_identical_to_the_in_process_embedder(
     assert served.embed_batch([]) == []
 
 
+_HELD = threading.Lock()
+
+
 class _Hash(HashEmbedder):
     """A model-free embedder whose child side can be made to fail (it is pickled by name and
     runs in the child forked from this test process)."""
@@ -91,6 +94,9 @@ class _Hash(HashEmbedder):
     def load(self) -> None:
         if self.mode == "hang":
             time.sleep(30)
+        if self.mode == "lock":  # a lock a thread of the parent holds while the child starts
+            with _HELD:
+                pass
 
     def embed_batch(self, texts: Sequence[str]) -> list[Vector]:
         if os.environ.get("GNO_TEST_IN_CHILD") == "1":
@@ -138,6 +144,66 @@ def test_a_silent_child_is_killed_after_the_timeout(
     assert _gone(pid)
 
 
+def test_a_lock_another_thread_holds_does_not_hang_the_child(
+    children: list[EmbedChild], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fork copies the lock held, not the thread that would release it (onnxruntime's and
+    execnet's threads in a test worker hung the child until ``TIMEOUT``): a process with
+    other threads gets a fresh interpreter, which answers."""
+    monkeypatch.setattr(embed_child, "TIMEOUT", 20.0)
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with _HELD:
+            held.set()
+            release.wait()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        held.wait()
+        child = _start(children)
+        embedder = ChildEmbedder(_Hash("lock"), child)
+        release.set()
+        assert _bytes(embedder.embed_batch(["x", "y"])) == _bytes(
+            HashEmbedder().embed_batch(["x", "y"])
+        )
+        assert child.alive  # the child answered: the parent did not take over after TIMEOUT
+    finally:
+        release.set()
+        holder.join()
+
+
+_NATIVE_THREAD = """
+import _thread, os, threading, time
+from gno_adapters.embed_child import fork_wanted
+assert fork_wanted({}) is True, "a fresh interpreter has one thread"
+release = threading.Event()
+_thread.start_new_thread(release.wait, ())
+deadline = time.monotonic() + 5
+while len(os.listdir("/proc/self/task")) == 1 and time.monotonic() < deadline:
+    time.sleep(0.01)
+assert threading.active_count() == 1, "threading does not count it"
+assert fork_wanted({}) is False, "but the fork is unsafe"
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux /proc lists threads")
+def test_a_native_thread_alone_keeps_the_process_from_forking() -> None:
+    """``threading`` does not count a thread started by ``_thread`` or a native library;
+    ``/proc/self/task`` does (checked in a fresh interpreter: this one runs other threads)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    env.pop("GNO_EMBED_FORK", None)
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", _NATIVE_THREAD],
+        check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+
+
 def test_a_missing_model_gives_the_in_process_error(
     location: ModelLocation, children: list[EmbedChild], tmp_path: Path
 ) -> None:
@@ -167,7 +233,7 @@ def test_close_while_loading_kills_and_reaps(
 
 
 def test_fork_only_when_asked_and_single_threaded(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert fork_wanted({}) is (threading.active_count() == 1)
+    assert fork_wanted({}) is embed_child.single_threaded()
     for off in ("0", "off", "false", "no", " OFF "):
         assert fork_wanted({"GNO_EMBED_FORK": off}) is False
     release = threading.Event()
