@@ -52,7 +52,7 @@ class SearchResult(WireModel):
     line: int | None = Field(default=None, ge=1)
     title: str | None = None
     content_type: str | None = None
-    categories: list[str] | None = None
+    categories: list[str] = Field(default_factory=list)  # always present (the spec)
     snippet_language: str | None = None
     context: str | None = None
     snippet: str

@@ -153,7 +153,7 @@ def search_result(
         line=passage.best_line if passage else None,
         title=doc.meta.title,
         content_type=doc.meta.content_type,
-        categories=list(doc.meta.categories) or None,
+        categories=list(doc.meta.categories),
         snippet_language=(passage.chunk.language if passage else None) or doc.meta.language,
         snippet=passage.text if passage else "",
         snippet_range=contracts.SnippetRange(

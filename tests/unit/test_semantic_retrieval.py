@@ -226,3 +226,22 @@ def test_similar_errors(tmp_path: Path) -> None:
         env.gno.similar("notes/none.md")
     with pytest.raises(ValidationError):
         env.gno.similar("notes/cats.md", limit=0)
+
+
+def test_every_result_carries_categories_even_when_it_has_none(tmp_path: Path) -> None:
+    """The spec: search result items "always include `categories`" (empty when the note has
+    none), in every mode."""
+    files = {
+        "b.md": "---\ncategories: [Draft, notes]\n---\n# Rockets B\n\nrockets orbit\n",
+        "c.md": "# Rockets C\n\nrockets orbit\n",
+    }
+    env = make_env(tmp_path, files, embedder=HashEmbedder())
+    env.gno.index()
+    request = SearchRequest(query="rockets orbit", limit=5)
+    for res in (
+        env.gno.search(request),
+        env.gno.vsearch(request),
+        env.gno.query(QueryRequest(query="rockets orbit")),
+    ):
+        wire = {r["uri"]: r["categories"] for r in res.wire()["results"]}
+        assert wire == {"gno://notes/b.md": ["Draft", "notes"], "gno://notes/c.md": []}
