@@ -288,10 +288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if not isinstance(exc, pydantic.ValidationError):
             raise
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors()
-        )
-        return _fail(ctx, ValidationError(f"Invalid input: {problems}"))
+        from gno_core.errors import validation_problems
+
+        return _fail(ctx, ValidationError(f"Invalid input: {validation_problems(exc.errors())}"))
     except KeyboardInterrupt:
         from gno_cli.exit_codes import INTERRUPTED
 

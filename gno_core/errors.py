@@ -6,6 +6,7 @@ results, HTTP statuses). Library exceptions are translated at the adapter edge i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 
@@ -269,3 +270,15 @@ def exit_code_for(error: GnoError) -> int:
     if error.exit_code is not None:
         return error.exit_code
     return EXIT_CODES.get(error.code, 2)
+
+
+def validation_problems(errors: Iterable[Mapping[str, Any]], *, unnamed: str = "input") -> str:
+    """A validation library's error list (pydantic's ``exc.errors()``) as one readable line,
+    ``field.path: message; ...``, without the library's ``Value error, `` prefix; an error on
+    no field is named ``unnamed`` (empty: the message alone)."""
+    parts = []
+    for err in errors:
+        where = ".".join(str(p) for p in err.get("loc", ())) or unnamed
+        text = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
+        parts.append(f"{where}: {text}" if where else text)
+    return "; ".join(parts)

@@ -18,7 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from gno_adapters.fsutil import atomic_write
-from gno_core.errors import NotInitializedError, RuntimeFailure, ValidationError
+from gno_core.errors import (
+    NotInitializedError,
+    RuntimeFailure,
+    ValidationError,
+    validation_problems,
+)
 from gno_core.version import __version__
 
 if TYPE_CHECKING:
@@ -129,9 +134,7 @@ class YamlConfigRepository:
         try:
             config = GnoConfig.model_validate(_plain(data))
         except pydantic.ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
-            )
+            problems = validation_problems(exc.errors(), unnamed="")
             raise ValidationError(f"Invalid configuration in {self._path}: {problems}") from exc
         self._store_cached(digest, config)
         return config

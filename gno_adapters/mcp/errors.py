@@ -58,14 +58,11 @@ def _validation_message(exc: Exception) -> str | None:
     """A request model's validation failure as one readable line, else ``None``."""
     from pydantic import ValidationError
 
+    from gno_core.errors import validation_problems
+
     if not isinstance(exc, ValidationError):
         return None
-    parts = []
-    for err in exc.errors():
-        where = ".".join(str(p) for p in err.get("loc", ()))
-        text = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
-        parts.append(f"{where}: {text}" if where else text)
-    return "Invalid arguments: " + "; ".join(parts)
+    return "Invalid arguments: " + validation_problems(exc.errors(), unnamed="")
 
 
 def argument_error(tool: str, detail: Any) -> JSONObject:

@@ -462,7 +462,7 @@ def _failure(exc: Exception) -> Response:
     from pydantic import ValidationError as ModelError
     from werkzeug.exceptions import RequestEntityTooLarge
 
-    from gno_core.errors import GnoError
+    from gno_core.errors import GnoError, validation_problems
 
     if isinstance(exc, RequestEntityTooLarge):
         raise exc  # the app's handler answers with the closed 413 body
@@ -470,9 +470,7 @@ def _failure(exc: Exception) -> Response:
         status = exc.http_status or STATUS_BY_CODE.get(exc.code, 500)
         return _json(status, exc.envelope())
     if isinstance(exc, ModelError):
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors()
-        )
+        problems = validation_problems(exc.errors())
         fields = [".".join(str(p) for p in e["loc"]) for e in exc.errors()]
         details = {"fields": [f[:MAX_NAME_CHARS] for f in fields if f][:MAX_REPORTED_FIELDS]}
         envelope = {"error": {"code": "VALIDATION", "message": problems, "details": details}}

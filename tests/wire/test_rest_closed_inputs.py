@@ -113,3 +113,28 @@ def test_a_nested_unknown_field_is_refused_with_its_path() -> None:
     assert status == 400
     assert answer["error"]["details"]["fields"] == ["queryModes.0.weight"]
     assert calls == []
+
+
+def test_a_refused_value_reads_as_the_rule_without_the_library_prefix() -> None:
+    """pydantic words a validator's refusal ``Value error, ...``: REST, the CLI and MCP say
+    the rule alone (``goal: goal must not be empty``)."""
+    status, body, calls = send("POST", "/api/context", {"goal": "  ", "budgetTokens": 1000})
+    assert status == 400 and calls == []
+    assert body["error"]["message"] == "goal: goal must not be empty"
+
+
+def test_the_cli_words_a_refused_value_the_same_way(tmp_path: Any) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "GNO_CONFIG_DIR": str(tmp_path / "c"), "GNO_DATA_DIR": str(tmp_path / "d")}
+    done = subprocess.run(
+        [sys.executable, "-m", "gno_cli.main", "context", "  ", "--budget", "2000"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip() == "Error: Invalid input: goal: goal must not be empty"
