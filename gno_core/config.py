@@ -36,6 +36,11 @@ class CollectionConfig(_Model):
     #: Also a memory: accepts remember and recall; its ``facts/**/mem-*.md`` files are fact
     #: records (``gno_core.memory``). Otherwise an ordinary collection.
     memory_managed: bool = False
+    #: ``egressPolicy``: where this collection's content may go by configuration. It can only
+    #: narrow: the effective policy is the stricter of this and the explicit policy set by a
+    #: confirmed change (``gno collection policy set``), and ``local_only`` while none is set
+    #: (``docs/reference/egress.md``).
+    egress_policy: Literal["local_only", "lan", "remote"] | None = None
 
     @field_validator("name")
     @classmethod

@@ -7,7 +7,7 @@ Importing this module is cheap: the contract models are only named for type chec
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from gno_core.contracts import (
         delta,
         delta_requests,
+        egress,
+        egress_requests,
         evidence_requests,
         integrity_requests,
         memory_requests,
@@ -23,6 +25,8 @@ if TYPE_CHECKING:
         write_requests,
     )
     from gno_core.contracts.base import Prebuilt
+    from gno_core.egress.decision import CollectionPolicy
+    from gno_core.egress.plan import EgressPlan, PartialMode
     from gno_core.facts import MemoryIdentity
 
 __all__ = ["OPERATIONS", "Facade", "FacadeFactory"]
@@ -194,6 +198,59 @@ class Facade(Protocol):
 
     def diff(self, request: delta_requests.DiffRequest) -> delta.DocumentDiff: ...
 
+    def egress_policy_get(self, collection: str) -> egress.EgressPolicyState: ...
+
+    def egress_policy_set(
+        self,
+        collection: str,
+        policy: str,
+        confirmation: egress_requests.RelaxationConfirmationInput | None = None,
+    ) -> egress.EgressPolicySetResult: ...
+
+    def egress_check(
+        self,
+        *,
+        collections: Sequence[str] | None = None,
+        action: str,
+        zone: str,
+        content_class: str,
+        authenticated: bool,
+        authorized: bool,
+        partial: PartialMode = "deny",
+    ) -> egress.EgressCheckResult: ...
+
+    def egress_authorize(
+        self,
+        *,
+        collections: Sequence[str] | None,
+        action: str,
+        zone: str,
+        content_class: str,
+        authenticated: bool,
+        authorized: bool,
+        partial: PartialMode = "deny",
+        operation: str | None = None,
+        record: bool | None = None,
+    ) -> EgressPlan: ...
+
+    def egress_epoch(self) -> int: ...
+
+    def egress_sources(
+        self, collections: Sequence[str] | None = None
+    ) -> tuple[CollectionPolicy, ...]: ...
+
+    def egress_audit_list(
+        self, limit: int = 100, cursor: str | None = None
+    ) -> egress.EgressAuditManagement: ...
+
+    def egress_audit_show(self, audit_id: str) -> egress.EgressAuditManagement: ...
+
+    def egress_audit_status(self) -> egress.EgressAuditManagement: ...
+
+    def egress_audit_delete(self, audit_id: str) -> egress.EgressAuditManagement: ...
+
+    def egress_audit_purge(self, confirm: bool) -> egress.EgressAuditManagement: ...
+
 
 FacadeFactory = Callable[[], Facade]
 
@@ -239,5 +296,16 @@ OPERATIONS: frozenset[str] = frozenset(
         "duplicate_note",
         "changes",
         "diff",
+        "egress_policy_get",
+        "egress_policy_set",
+        "egress_check",
+        "egress_authorize",
+        "egress_epoch",
+        "egress_sources",
+        "egress_audit_list",
+        "egress_audit_show",
+        "egress_audit_status",
+        "egress_audit_delete",
+        "egress_audit_purge",
     }
 )

@@ -61,6 +61,8 @@ class MemoryIndexProvider:
             index.links,
             index.memory,
             journal=index.journal,
+            egress_policies=index.egress_policies,
+            egress_receipts=index.egress_receipts,
         )
 
 

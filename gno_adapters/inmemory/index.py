@@ -7,6 +7,7 @@ with the same rules (the contract suites in ``tests/contract`` run against both)
 from __future__ import annotations
 
 from gno_adapters.inmemory.documents import InMemoryDocuments
+from gno_adapters.inmemory.egress import InMemoryEgressPolicies, InMemoryEgressReceipts
 from gno_adapters.inmemory.journal import InMemoryJournal
 from gno_adapters.inmemory.ledger import InMemoryLedger
 from gno_adapters.inmemory.lexical import InMemoryLexical
@@ -38,4 +39,6 @@ def in_memory_index(clock: Clock) -> Index:
         memory=InMemoryMemory(state),
         closer=close,
         journal=InMemoryJournal(state),
+        egress_policies=InMemoryEgressPolicies(),
+        egress_receipts=InMemoryEgressReceipts(),
     )

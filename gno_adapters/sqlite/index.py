@@ -23,6 +23,7 @@ from gno_core.ports.index import Index
 
 if TYPE_CHECKING:
     from gno_core.ports.clock import Clock
+    from gno_core.ports.egress import EgressPolicyStore, EgressReceiptStore
     from gno_core.ports.journal import ChangeJournal
     from gno_core.ports.ledger import SyncLedger
     from gno_core.ports.links import LinkStore
@@ -88,6 +89,16 @@ def open_apsw_index(
 
         return ApswJournal(rows)
 
+    def open_egress_policies() -> EgressPolicyStore:
+        from gno_adapters.sqlite.egress import ApswEgressPolicies
+
+        return ApswEgressPolicies(conn)
+
+    def open_egress_receipts() -> EgressReceiptStore:
+        from gno_adapters.sqlite.egress import ApswEgressReceipts
+
+        return ApswEgressReceipts(conn)
+
     def close() -> None:
         nonlocal closed
         if not closed:
@@ -105,6 +116,8 @@ def open_apsw_index(
         memory=open_memory,
         closer=close,
         journal=open_journal,
+        egress_policies=open_egress_policies,
+        egress_receipts=open_egress_receipts,
     )
 
 

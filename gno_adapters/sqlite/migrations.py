@@ -334,6 +334,32 @@ def _m0011_journal_collection_renames(conn: apsw.Connection) -> None:
     )
 
 
+def _m0012_egress(conn: apsw.Connection) -> None:
+    # Egress policy (``gno_core.egress``): each collection's explicit policy and its revision
+    # (rows are never deleted, so a revision never goes back), the authorization epoch every
+    # change advances, and the content-free receipts of decisions (their fields as canonical
+    # JSON, never a query, text or path), newest first by (created_ms, audit_id).
+    conn.execute(
+        """
+        CREATE TABLE egress_policies (
+            collection TEXT PRIMARY KEY,
+            policy TEXT NOT NULL CHECK (policy IN ('local_only', 'lan', 'remote')),
+            revision INTEGER NOT NULL CHECK (revision > 0)
+        );
+        CREATE TABLE egress_state (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        INSERT INTO egress_state(key, value) VALUES ('epoch', 0);
+        CREATE TABLE egress_receipts (
+            audit_id TEXT PRIMARY KEY,
+            created_ms INTEGER NOT NULL,
+            expires_ms INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            payload TEXT NOT NULL
+        );
+        CREATE INDEX egress_receipts_newest ON egress_receipts(created_ms, audit_id);
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_documents", _m0001_documents),
     Migration(2, "0002_documents_fts", _m0002_documents_fts),
@@ -346,6 +372,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "0009_typed_metadata", _m0009_typed_metadata),
     Migration(10, "0010_change_journal", _m0010_change_journal),
     Migration(11, "0011_journal_collection_renames", _m0011_journal_collection_renames),
+    Migration(12, "0012_egress", _m0012_egress),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

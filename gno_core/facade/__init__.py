@@ -15,7 +15,8 @@ and its signature into ``gno_core.surface.Facade``, which mypy checks ``Gno`` ag
 - ``memory.py``: recall, remember;
 - ``refactors.py``: rename, move and duplicate a note without breaking links;
 - ``integrity.py``: impact (what depends on a document) and the knowledge audit;
-- ``delta.py``: the change journal and a document's structural diff.
+- ``delta.py``: the change journal and a document's structural diff;
+- ``egress.py``: collection egress policy, decisions and their receipts.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gno_core.facade.delta import DeltaCalls
+from gno_core.facade.egress import EgressCalls
 from gno_core.facade.evidence import EvidenceCalls
 from gno_core.facade.graph import GraphCalls
 from gno_core.facade.indexing import IndexingCalls
@@ -48,6 +50,7 @@ class Gno(
     RefactorCalls,
     IntegrityCalls,
     DeltaCalls,
+    EgressCalls,
 ):
     """One index of gno and everything that can be done with it.
 

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from gno_core.ports.documents import DocumentStore
+    from gno_core.ports.egress import EgressPolicyStore, EgressReceiptStore
     from gno_core.ports.journal import ChangeJournal
     from gno_core.ports.ledger import SyncLedger
     from gno_core.ports.lexical import LexicalIndex
@@ -41,6 +42,8 @@ class Index:
         memory: MemoryStore | Callable[[], MemoryStore],
         closer: Callable[[], None] = lambda: None,
         journal: ChangeJournal | Callable[[], ChangeJournal] | None = None,
+        egress_policies: EgressPolicyStore | Callable[[], EgressPolicyStore] | None = None,
+        egress_receipts: EgressReceiptStore | Callable[[], EgressReceiptStore] | None = None,
     ) -> None:
         self._ports: dict[str, object] = {
             "documents": documents,
@@ -51,6 +54,8 @@ class Index:
             "links": links,
             "memory": memory,
             "journal": journal,
+            "egress_policies": egress_policies,
+            "egress_receipts": egress_receipts,
         }
         self.closer = closer
 
@@ -96,6 +101,16 @@ class Index:
     def journal(self) -> ChangeJournal:
         """The change journal's reads (``gno_core.delta``)."""
         return cast("ChangeJournal", self._port("journal"))
+
+    @property
+    def egress_policies(self) -> EgressPolicyStore:
+        """Each collection's explicit egress policy and the authorization epoch."""
+        return cast("EgressPolicyStore", self._port("egress_policies"))
+
+    @property
+    def egress_receipts(self) -> EgressReceiptStore:
+        """The content-free receipts of egress decisions."""
+        return cast("EgressReceiptStore", self._port("egress_receipts"))
 
     def close(self) -> None:
         self.closer()
