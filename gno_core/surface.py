@@ -62,6 +62,10 @@ class Facade(Protocol):
 
     def status(self) -> wire.Status: ...
 
+    def ls(
+        self, collection: str | None = None, prefix: str | None = None, limit: int | None = None
+    ) -> wire.DocumentList: ...
+
     def peek(self) -> wire.Peek: ...
 
     def tags(self, collection: str | None = None, prefix: str | None = None) -> wire.TagsList: ...
@@ -265,6 +269,7 @@ OPERATIONS: frozenset[str] = frozenset(
         "get",
         "multi_get",
         "status",
+        "ls",
         "peek",
         "tags",
         "capture",

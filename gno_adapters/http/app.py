@@ -1,7 +1,9 @@
 """The Quart app of a gateway, wrapped in its boundary middleware.
 
 Routes: ``/mcp`` (GET, POST, DELETE), ``GET /api/health`` and ``GET /api/resident/status`` on
-both ``serve`` and ``daemon``; the REST API (``gno_adapters.rest``) on ``serve`` only. Every
+both ``serve`` and ``daemon``; the REST API (``gno_adapters.rest``) and the Web UI's pages
+(``gno_adapters.web``: ``/``, ``/search``, ``/doc``, ``/browse``, ``/static/*``) on ``serve``
+only. Every
 framework error comes back as JSON, never HTML: a body over the limit as the closed
 ``mcp-http-error`` body (413), anything else as the ``error@1.0`` envelope.
 """
@@ -50,6 +52,14 @@ def create_app(gateway: Gateway) -> BoundaryMiddleware:
             gateway.pool,
             gateway.capabilities,
             gateway.resident_status,
+            enable_write=gateway.settings.enable_write,
+        )
+        from gno_adapters.web import register_web
+
+        register_web(
+            app,
+            gateway.pool,
+            gateway.capabilities,
             enable_write=gateway.settings.enable_write,
         )
 

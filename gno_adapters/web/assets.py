@@ -1,0 +1,77 @@
+"""What the pages are made of: the Jinja templates and the static files (package data, read once
+on first use), and the headers every page and asset carries.
+
+The Content-Security-Policy allows nothing but this origin (no inline script or style, no other
+host: the UI loads no font, script or image from anywhere else), no plugin, no framing, forms
+posting only here.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from quart import Response
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+#: The static files there are, by name, with their content type: nothing else is served.
+STATIC_TYPES = {
+    "gno.css": "text/css; charset=utf-8",
+    "gno.js": "text/javascript; charset=utf-8",
+    "favicon.svg": "image/svg+xml",
+}
+
+
+@cache
+def templates() -> Any:
+    """The template environment: autoescaping on for every template (a value is text unless a
+    view marks it ``Markup``, which only the Markdown renderer's output is)."""
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    return Environment(
+        loader=PackageLoader("gno_adapters.web", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+@cache
+def static_file(name: str) -> bytes | None:
+    if name not in STATIC_TYPES:
+        return None
+    return (resources.files("gno_adapters.web") / "static" / name).read_bytes()
+
+
+def page(template: str, status: int = 200, /, **context: Any) -> Response:
+    """A rendered page with the security headers; never cached (it shows the live index)."""
+    html = templates().get_template(template).render(**context)
+    response = Response(html, status=status, content_type="text/html; charset=utf-8")
+    response.headers.update(SECURITY_HEADERS)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def asset(name: str) -> Response:
+    body = static_file(name)
+    if body is None:
+        response = Response(b"not found\n", status=404, content_type="text/plain; charset=utf-8")
+    else:
+        response = Response(body, status=200, content_type=STATIC_TYPES[name])
+        response.headers["Cache-Control"] = "no-cache"
+    response.headers.update(SECURITY_HEADERS)
+    return response

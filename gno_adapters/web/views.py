@@ -1,0 +1,223 @@
+"""The values the page templates show, shaped from the facade's contracts (counts as
+percentages, result links with their line, a folder level of a listing, one page of 25).
+Nothing here decides what the index holds: every number is a facade answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+from markupsafe import Markup
+
+from gno_adapters.web.markdown import LinkTarget, doc_href, render
+
+if TYPE_CHECKING:
+    from gno_core import contracts as wire
+    from gno_core.surface import Facade
+
+PAGE_SIZE = 25
+#: gno error code -> HTTP status of the page that reports it; anything unlisted is a 500.
+STATUS_BY_CODE = {
+    "VALIDATION": 400,
+    "INVALID_PATH": 400,
+    "NOT_FOUND": 404,
+    "PATH_NOT_FOUND": 404,
+    "NOT_INITIALIZED": 409,
+    "MODEL_UNAVAILABLE": 503,
+}
+
+
+def failure(exc: Exception) -> tuple[int, str, str]:
+    """``(status, code, message)`` of a failed read; an unexpected one is logged, not shown."""
+    from pydantic import ValidationError as ModelError
+
+    from gno_core.errors import GnoError
+
+    if isinstance(exc, GnoError):
+        return exc.http_status or STATUS_BY_CODE.get(exc.code, 500), exc.code, exc.message
+    if isinstance(exc, ModelError):
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors()
+        )
+        return 400, "VALIDATION", problems
+    import logging
+
+    logging.getLogger("gno.web").error("page failed", exc_info=exc)
+    return 500, "RUNTIME", "Internal error"
+
+
+def positive_int(text: str | None) -> int | None:
+    try:
+        value = int(text or "")
+    except ValueError:
+        return None
+    return value if value >= 1 else None
+
+
+def clean_folder(text: str) -> str:
+    """A folder path as ``a/b`` (no leading, trailing or doubled slash, no ``.``/``..``)."""
+    return "/".join(part for part in text.split("/") if part not in ("", ".", ".."))
+
+
+def percent(part: int, whole: int) -> int:
+    return 0 if whole <= 0 else min(100, round(100 * part / whole))
+
+
+def dashboard(status: wire.Status) -> dict[str, Any]:
+    collections = [
+        {
+            "name": c.name,
+            "path": c.path,
+            "documents": c.document_count,
+            "chunks": c.chunk_count,
+            "embedded": percent(c.embedded_count, c.chunk_count),
+            "failed": c.failed_count,
+        }
+        for c in status.collections
+    ]
+    links = status.links
+    return {
+        "status": status,
+        "collections": collections,
+        "embedded": percent(status.total_chunks - status.embedding_backlog, status.total_chunks),
+        "links": links,
+        "errors": status.recent_errors[:10],
+    }
+
+
+def collection_names(facade: Facade) -> list[str]:
+    return [c.name for c in facade.list_collections().collections]
+
+
+def run_search(facade: Facade, mode: str, text: str, collection: str | None) -> wire.SearchResults:
+    from gno_core.contracts.requests import QueryRequest, SearchRequest
+
+    fields: dict[str, Any] = {"query": text, "limit": 20}
+    if collection:
+        fields["collection"] = collection
+    if mode == "hybrid":
+        return facade.query(QueryRequest.model_validate(fields))
+    if mode == "vector":
+        return facade.vsearch(SearchRequest.model_validate(fields))
+    return facade.search(SearchRequest.model_validate(fields))
+
+
+def search_results(found: wire.SearchResults) -> dict[str, Any]:
+    results = [
+        {
+            "title": r.title or r.source.rel_path,
+            "uri": r.uri,
+            "path": r.source.rel_path,
+            "href": doc_href(r.uri, r.line),
+            "line": r.line,
+            "score": f"{r.score:.3f}",
+            "snippet": r.snippet,
+        }
+        for r in found.results
+    ]
+    meta = found.meta
+    notes = [
+        note.message
+        for note in (meta.vector_coverage, meta.metadata_coverage)
+        if note is not None and note.message
+    ]
+    return {"results": results, "meta": meta, "notes": notes}
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """One document with what its page shows beside it."""
+
+    got: wire.GetResult
+    links: wire.LinksResult | None
+    backlinks: wire.BacklinksResult | None
+
+
+def document(facade: Facade, ref: str, offered: frozenset[str]) -> Shown:
+    got = facade.get(ref)
+    links = facade.links(got.uri) if "links" in offered else None
+    backlinks = facade.backlinks(got.uri) if "backlinks" in offered else None
+    return Shown(got, links, backlinks)
+
+
+def document_page(shown: Shown, line: int | None) -> dict[str, Any]:
+    got = shown.got
+    targets: dict[str, LinkTarget] = {}
+    outgoing: list[dict[str, Any]] = []
+    for link in shown.links.links if shown.links else []:
+        uri = link.targets[0].uri if link.resolution == "resolved" and link.targets else None
+        if not link.external:
+            # A target written twice resolves once: the first resolution wins.
+            targets.setdefault(link.target_ref, LinkTarget(uri))
+        outgoing.append(
+            {
+                "text": link.link_text or link.target_ref,
+                "target": link.target_ref,
+                "href": doc_href(uri) if uri else None,
+                "title": link.targets[0].title if uri and link.targets else None,
+                "external": link.external,
+                "broken": link.resolution in ("unresolved", "ambiguous") and not link.external,
+                "line": link.position.start_line,
+                "type": link.link_type,
+            }
+        )
+    backlinks = [
+        {
+            "title": b.source_doc_title or b.source_doc_uri,
+            "href": doc_href(b.source_doc_uri, b.position.start_line),
+            "line": b.position.start_line,
+            "context": b.context,
+        }
+        for b in (shown.backlinks.backlinks if shown.backlinks else [])
+    ]
+    rendered = render(got.content, targets, line)
+    return {
+        "doc": got,
+        "title": got.title or got.source.rel_path,
+        "frontmatter": rendered.frontmatter,
+        "frontmatter_lines": rendered.frontmatter_lines,
+        # The renderer escapes all text and writes every tag and attribute itself.
+        "body": Markup(rendered.html),
+        "cited_line": line,
+        "outgoing": outgoing,
+        "broken_count": sum(1 for o in outgoing if o["broken"]),
+        "backlinks": backlinks,
+    }
+
+
+def browse(listing: wire.DocumentList, collection: str, folder: str, number: int) -> dict[str, Any]:
+    """One folder level of ``collection``: its subfolders (with document counts), then its
+    documents, 25 to a page."""
+    prefix = f"gno://{collection}/"
+    inside = f"{folder}/" if folder else ""
+    folders: dict[str, int] = {}
+    documents: list[dict[str, Any]] = []
+    for d in listing.documents:
+        rel = unquote(d.uri.removeprefix(prefix))
+        if not rel.startswith(inside):
+            continue  # ``ls`` matches a prefix of the path: ``a/bc`` is not in folder ``a/b``
+        rest = rel[len(inside) :]
+        if "/" in rest:
+            name = rest.split("/", 1)[0]
+            folders[name] = folders.get(name, 0) + 1
+        else:
+            documents.append({"title": d.title or rest, "name": rest, "href": doc_href(d.uri)})
+    pages = max(1, -(-len(documents) // PAGE_SIZE))
+    number = min(number, pages)
+    start = (number - 1) * PAGE_SIZE
+    crumbs = []
+    parts = folder.split("/") if folder else []
+    for i, part in enumerate(parts):
+        crumbs.append({"name": part, "folder": "/".join(parts[: i + 1])})
+    return {
+        "folder": folder,
+        "crumbs": crumbs,
+        "folders": [
+            {"name": n, "folder": f"{inside}{n}", "count": c} for n, c in sorted(folders.items())
+        ],
+        "documents": documents[start : start + PAGE_SIZE],
+        "total_documents": len(documents),
+        "page": number,
+        "pages": pages,
+    }

@@ -1,0 +1,140 @@
+"""The Web UI's pages on the gateway, in process over the real in-memory facade: each page is
+HTML with the strict CSP, behind the same Host/Origin/peer rules as ``/mcp``, served on
+``serve`` and not on ``daemon``; static files are an allowlist. (The pages in a real browser, on
+a real corpus: ``tests/browser``.)"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+from urllib.parse import quote
+
+import httpx
+import pytest
+
+from tests.http_support import assert_refusal, in_process
+from tests.wire.real_facade import ALPHA, BETA
+
+T = TypeVar("T")
+PORT = 8765
+PAGES = (
+    "/",
+    "/search",
+    "/search?q=foam",
+    "/search?q=ideas&mode=hybrid",
+    f"/doc?ref={ALPHA}",
+    "/browse",
+    "/browse?collection=notes",
+    "/browse?collection=notes&folder=sub%20dir",
+)
+
+
+def run(coro: Callable[[], Awaitable[T]]) -> T:
+    return asyncio.run(coro())  # type: ignore[arg-type]
+
+
+def assert_page(response: httpx.Response, status: int = 200) -> str:
+    assert response.status_code == status, response.text[:500]
+    assert response.headers["content-type"] == "text/html; charset=utf-8"
+    csp = response.headers["content-security-policy"]
+    assert csp.startswith("default-src 'self';") and "script-src 'self';" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    assert response.headers["x-content-type-options"] == "nosniff"
+    html = response.text
+    # No inline script, no inline style, nothing from another host.
+    assert re.findall(r"<script[^>]*>", html) == ['<script src="/static/gno.js" defer>']
+    assert "<style" not in html and " style=" not in html
+    assert not re.search(r"""(?:src|href)=["']?(?:https?:)?//""", html)
+    return html
+
+
+def test_every_page_is_html_under_the_strict_csp() -> None:
+    async def body() -> None:
+        with in_process() as (_, client):
+            for path in PAGES:
+                assert_page(await client.get(path))
+
+    run(body)
+
+
+def test_pages_answer_what_the_facade_answers() -> None:
+    async def body() -> None:
+        with in_process() as (_, client):
+            dashboard = assert_page(await client.get("/"))
+            assert '<dd id="count-documents">2</dd>' in dashboard
+            found = assert_page(await client.get("/search?q=foam"))
+            assert found.count('class="result"') == 1
+            assert f'href="/doc?ref={ALPHA}&amp;line=' in found
+            doc = assert_page(await client.get(f"/doc?ref={ALPHA}&line=6"))
+            # Lines are the file's: the frontmatter holds lines 1-3, the heading is line 4.
+            assert '<h2 data-line="4">Alpha</h2>' in doc
+            assert '<p data-line="6" class="cited" id="cited">Foam notes link ideas.' in doc
+            folder = assert_page(await client.get("/browse?collection=notes&folder=sub%20dir"))
+            assert f'href="/doc?ref={quote(BETA, safe="/:")}"' in folder
+            assert "alpha.md" not in folder
+
+    run(body)
+
+
+def test_a_missing_document_is_a_404_page() -> None:
+    async def body() -> None:
+        with in_process() as (_, client):
+            html = assert_page(await client.get("/doc?ref=notes/nope.md"), 404)
+            assert "NOT_FOUND" in html
+            assert_page(await client.get("/doc"), 400)
+
+    run(body)
+
+
+@pytest.mark.parametrize(
+    ("headers", "reason"),
+    [
+        ({"Host": "evil.example.com"}, "host_not_allowed"),
+        ({"Host": "127.0.0.1"}, "host_not_allowed"),
+        ({"Origin": "http://evil.example.com"}, "origin_not_allowed"),
+        ({"Origin": "null"}, "origin_not_allowed"),
+    ],
+)
+def test_pages_keep_the_mcp_host_and_origin_rules(headers: dict[str, str], reason: str) -> None:
+    async def body() -> None:
+        with in_process() as (_, client):
+            for path in ("/", "/search?q=foam", f"/doc?ref={ALPHA}", "/static/gno.js"):
+                response = await client.get(path, headers=headers)
+                assert_refusal(response, 403, reason)
+                assert "Foam" not in response.text
+
+    run(body)
+
+
+def test_a_remote_peer_gets_no_page() -> None:
+    async def body() -> None:
+        with in_process(peer="10.1.2.3") as (_, client):
+            assert_refusal(await client.get("/"), 403, "peer_not_allowed")
+
+    run(body)
+
+
+def test_static_files_are_an_allowlist() -> None:
+    async def body() -> None:
+        with in_process() as (_, client):
+            js = await client.get("/static/gno.js")
+            assert js.status_code == 200 and js.headers["content-type"].startswith(
+                "text/javascript"
+            )
+            css = await client.get("/static/gno.css")
+            assert css.status_code == 200 and "prefers-color-scheme: dark" in css.text
+            for name in ("..%2Fpages.py", "pages.py", "%2E%2E/assets.py", "templates"):
+                assert (await client.get(f"/static/{name}")).status_code == 404, name
+
+    run(body)
+
+
+def test_the_daemon_serves_no_page() -> None:
+    async def body() -> None:
+        with in_process(mode="daemon") as (_, client):
+            assert (await client.get("/")).status_code == 404
+            assert (await client.get("/search?q=foam")).status_code == 404
+
+    run(body)
