@@ -143,6 +143,26 @@ class GenerationConfig(_Model):
     verifier: Literal["auto", "endpoint", "nli", "none"] = "auto"
 
 
+class TraceRetentionConfig(_Model):
+    """Bounds of the retrieval-trace store (reference numbers: 30 days, 1,000 traces, 10,000
+    records per trace, 16 MiB; never under 64 KiB)."""
+
+    max_age_days: float = Field(default=30.0, gt=0, le=3650)
+    max_traces: int = Field(default=1000, ge=1, le=1_000_000)
+    max_records_per_trace: int = Field(default=10_000, ge=1, le=1_000_000)
+    max_bytes: int = Field(default=16 * 1024 * 1024, ge=64 * 1024)
+
+
+class RetrievalTracesConfig(_Model):
+    """Private receipts of what was searched and opened (``gno_core.traces``); off by default.
+    ``metadata`` keeps a digest and the shape of each query, never its text; ``replay`` keeps
+    the text too, so ``gno trace replay`` can run the query again."""
+
+    enabled: bool = False
+    redaction_mode: Literal["metadata", "replay"] = "metadata"
+    retention: TraceRetentionConfig = Field(default_factory=TraceRetentionConfig)
+
+
 class GnoConfig(_Model):
     version: int = 1
     collections: list[CollectionConfig] = Field(default_factory=list)
@@ -150,6 +170,7 @@ class GnoConfig(_Model):
     ingest: IngestConfig = Field(default_factory=IngestConfig)
     gateway: GatewayConfig = Field(default_factory=GatewayConfig)
     generation: GenerationConfig = Field(default_factory=GenerationConfig)
+    retrieval_traces: RetrievalTracesConfig = Field(default_factory=RetrievalTracesConfig)
 
     def collection(self, name: str) -> CollectionConfig | None:
         key = name.strip().lower()

@@ -63,6 +63,7 @@ class MemoryIndexProvider:
             journal=index.journal,
             egress_policies=index.egress_policies,
             egress_receipts=index.egress_receipts,
+            traces=index.traces,
         )
 
 

@@ -15,6 +15,7 @@ from gno_adapters.inmemory.links import InMemoryLinks
 from gno_adapters.inmemory.memory import InMemoryMemory
 from gno_adapters.inmemory.state import InMemoryState
 from gno_adapters.inmemory.stats import InMemoryStats
+from gno_adapters.inmemory.trace_store import InMemoryTraceStore
 from gno_adapters.inmemory.vectors import InMemoryVectors
 from gno_core.ports.clock import Clock
 from gno_core.ports.index import Index
@@ -41,4 +42,5 @@ def in_memory_index(clock: Clock) -> Index:
         journal=InMemoryJournal(state),
         egress_policies=InMemoryEgressPolicies(),
         egress_receipts=InMemoryEgressReceipts(),
+        traces=InMemoryTraceStore(),
     )

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from gno_core.ports.links import LinkStore
     from gno_core.ports.memory import MemoryStore
     from gno_core.ports.stats import IndexStats
+    from gno_core.ports.traces import TraceStore
     from gno_core.ports.vectors import VectorIndex
 
 __all__ = ["ApswIndexProvider", "open_apsw_index"]
@@ -99,6 +100,11 @@ def open_apsw_index(
 
         return ApswEgressReceipts(conn)
 
+    def open_traces() -> TraceStore:
+        from gno_adapters.sqlite.trace_store import ApswTraceStore
+
+        return ApswTraceStore(rows)
+
     def close() -> None:
         nonlocal closed
         if not closed:
@@ -118,6 +124,7 @@ def open_apsw_index(
         journal=open_journal,
         egress_policies=open_egress_policies,
         egress_receipts=open_egress_receipts,
+        traces=open_traces,
     )
 
 

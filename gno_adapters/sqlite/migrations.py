@@ -14,6 +14,7 @@ from typing import NamedTuple
 import apsw
 
 from gno_adapters.sqlite.connection import write_transaction
+from gno_adapters.sqlite.trace_schema import m0013_retrieval_traces
 from gno_core.errors import RuntimeFailure
 from gno_core.text.cjk import SEGMENTER_ID
 
@@ -373,6 +374,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "0010_change_journal", _m0010_change_journal),
     Migration(11, "0011_journal_collection_renames", _m0011_journal_collection_renames),
     Migration(12, "0012_egress", _m0012_egress),
+    Migration(13, "0013_retrieval_traces", m0013_retrieval_traces),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

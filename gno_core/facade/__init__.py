@@ -16,7 +16,8 @@ and its signature into ``gno_core.surface.Facade``, which mypy checks ``Gno`` ag
 - ``refactors.py``: rename, move and duplicate a note without breaking links;
 - ``integrity.py``: impact (what depends on a document) and the knowledge audit;
 - ``delta.py``: the change journal and a document's structural diff;
-- ``egress.py``: collection egress policy, decisions and their receipts.
+- ``egress.py``: collection egress policy, decisions and their receipts;
+- ``traces.py``: retrieval traces (recording, list, show, label, delete, purge).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from gno_core.facade.integrity import IntegrityCalls
 from gno_core.facade.memory import MemoryCalls
 from gno_core.facade.reads import ReadCalls
 from gno_core.facade.refactors import RefactorCalls
+from gno_core.facade.traces import TraceCalls
 from gno_core.facade.writes import WriteCalls
 
 if TYPE_CHECKING:
@@ -51,6 +53,7 @@ class Gno(
     IntegrityCalls,
     DeltaCalls,
     EgressCalls,
+    TraceCalls,
 ):
     """One index of gno and everything that can be done with it.
 

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from gno_core.ports.refactors import RefactorCommit
     from gno_core.refactors.capability import Refactors
     from gno_core.retrieval.modes import Retrieval
+    from gno_core.traces.capability import Traces
     from gno_core.writes.service import Writes
 
 __all__ = ["FacadeBase"]
@@ -198,6 +199,13 @@ class FacadeBase:
         return Refactors(
             self.handle, self._notes, self._frontmatter, commit, lambda: self.documents
         )
+
+    @cached_property
+    def tracing(self) -> Traces:
+        """Retrieval traces (``gno_core.traces``): recording when enabled, the receipts."""
+        from gno_core.traces.capability import Traces
+
+        return Traces(self.handle, lambda: self.fingerprint)
 
     @cached_property
     def health(self) -> Health:

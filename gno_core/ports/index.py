@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from gno_core.ports.links import LinkStore
     from gno_core.ports.memory import MemoryStore
     from gno_core.ports.stats import IndexStats
+    from gno_core.ports.traces import TraceStore
     from gno_core.ports.vectors import VectorIndex
 
 
@@ -44,6 +45,7 @@ class Index:
         journal: ChangeJournal | Callable[[], ChangeJournal] | None = None,
         egress_policies: EgressPolicyStore | Callable[[], EgressPolicyStore] | None = None,
         egress_receipts: EgressReceiptStore | Callable[[], EgressReceiptStore] | None = None,
+        traces: TraceStore | Callable[[], TraceStore] | None = None,
     ) -> None:
         self._ports: dict[str, object] = {
             "documents": documents,
@@ -56,6 +58,7 @@ class Index:
             "journal": journal,
             "egress_policies": egress_policies,
             "egress_receipts": egress_receipts,
+            "traces": traces,
         }
         self.closer = closer
 
@@ -111,6 +114,11 @@ class Index:
     def egress_receipts(self) -> EgressReceiptStore:
         """The content-free receipts of egress decisions."""
         return cast("EgressReceiptStore", self._port("egress_receipts"))
+
+    @property
+    def traces(self) -> TraceStore:
+        """The retrieval-trace store (``gno_core.traces``)."""
+        return cast("TraceStore", self._port("traces"))
 
     def close(self) -> None:
         self.closer()

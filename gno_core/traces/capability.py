@@ -1,0 +1,214 @@
+"""``Traces``: the retrieval-trace use cases over one index's ``TraceStore``.
+
+Recording is opt-in (``retrievalTraces.enabled``): when it is off, ``begin`` reads the setting
+and returns None, and nothing else happens (no id, no digest, no fingerprint, no write). When
+it is on, a retrieval opens a trace and records its ranked results; the trace stays ``open``
+for ``OPEN_SECONDS`` after its last record so that a ``get`` with its id can add the exact
+span it returned, and is settled (``completed``, or ``partial`` when records were dropped) on
+the next read of the store after that.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from gno_core.errors import NotFoundError
+from gno_core.traces.values import (
+    NewEvent,
+    NewJudgment,
+    NewRun,
+    NewTrace,
+    TraceHeader,
+    TraceJudgment,
+    TraceRetention,
+)
+
+if TYPE_CHECKING:
+    from gno_core.config import RetrievalTracesConfig
+    from gno_core.index_handle import IndexHandle
+    from gno_core.ports.traces import TraceStore
+
+__all__ = ["OPEN_SECONDS", "TraceDetail", "Traces", "query_digest"]
+
+#: How long a trace stays open after its last record for a ``get`` to continue it.
+OPEN_SECONDS = 300
+NS = 1_000_000_000
+
+
+def query_digest(text: str) -> str:
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()
+
+
+class TraceDetail:
+    """One trace with everything it owns, as ``show`` reads it."""
+
+    def __init__(self, store: TraceStore, header: TraceHeader, limit: int) -> None:
+        self.header = header
+        self.runs = store.runs(header.trace_id)
+        self.events = store.events(header.trace_id, limit=limit)
+        self.judgments = store.judgments(header.trace_id)
+        self.exports = store.exports(header.trace_id)
+        self.event_total = max(header.records - len(self.runs), 0)
+
+
+class Traces:
+    def __init__(
+        self, handle: IndexHandle, fingerprint: Callable[[], str | None] = lambda: None
+    ) -> None:
+        self._handle = handle
+        self._fingerprint = fingerprint
+
+    # -- settings ---------------------------------------------------------------------------
+
+    def settings(self) -> RetrievalTracesConfig | None:
+        """The trace settings when tracing is on, else None."""
+        config = self._handle.load_config_or_default()
+        traces = config.retrieval_traces
+        return traces if traces.enabled else None
+
+    def retention(self) -> TraceRetention:
+        r = self._handle.load_config_or_default().retrieval_traces.retention
+        return TraceRetention(r.max_age_days, r.max_traces, r.max_records_per_trace, r.max_bytes)
+
+    @property
+    def store(self) -> TraceStore:
+        return self._handle.index.traces
+
+    # -- recording ----------------------------------------------------------------------------
+
+    def begin(
+        self, tool: str, query: str, filters: dict[str, Any], mode: str
+    ) -> tuple[str, TraceRetention] | None:
+        """Open a trace for one retrieval call; None (and no work) when tracing is off."""
+        settings = self.settings()
+        if settings is None:
+            return None
+        r = settings.retention
+        retention = TraceRetention(
+            r.max_age_days, r.max_traces, r.max_records_per_trace, r.max_bytes
+        )
+        config = self._handle.load_config_or_default()
+        fingerprints = {
+            "pipeline": f"{tool}:{mode}",
+            "config": hashlib.sha256(config.model_dump_json().encode()).hexdigest()[:16],
+            "index": hashlib.sha256(self._handle.provider.location.encode()).hexdigest()[:16],
+        }
+        model = self._fingerprint() if mode in ("vector", "hybrid") else None
+        if model:
+            fingerprints["model"] = model
+        replay = settings.redaction_mode == "replay"
+        trace = NewTrace(
+            tool=tool,
+            redaction_mode=settings.redaction_mode,
+            query_digest=query_digest(query),
+            query_shape={"chars": len(query), "terms": len(query.split())},
+            filters={k: v for k, v in sorted(filters.items()) if v not in (None, [], {}, "")},
+            fingerprints=fingerprints,
+            created_ns=self._handle.clock.now_ns(),
+            query_text=query if replay else None,
+        )
+        return self.store.open_trace(trace, retention).trace_id, retention
+
+    def retrieval(
+        self,
+        tool: str,
+        query: str,
+        filters: dict[str, Any],
+        mode: str,
+        hits: Sequence[NewEvent],
+        kind: str = "retrieval",
+    ) -> str | None:
+        """Open a trace for a finished retrieval and record its ranked results; its id, or None
+        when tracing is off."""
+        opened = self.begin(tool, query, filters, mode)
+        if opened is None:
+            return None
+        trace_id, retention = opened
+        run = NewRun(kind, mode, detail={"results": len(hits)})  # type: ignore[arg-type]
+        self.store.record(trace_id, run, hits, retention, self._handle.clock.now_ns())
+        return trace_id
+
+    def opened(self, trace_id: str, docid: str, uri: str, start: int, end: int) -> str | None:
+        """Record the exact span a ``get`` returned in an open trace; the trace id when it was
+        recorded, None when tracing is off or the trace is not open (nothing is fabricated)."""
+        settings = self.settings()
+        if settings is None or end < start or start < 1:
+            return None
+        retention = self.retention()
+        now = self._handle.clock.now_ns()
+        header = self.store.header(trace_id)
+        if header is None or header.status != "open" or self._idle(header, now):
+            return None
+        event = NewEvent("opened", docid, uri, start_line=start, end_line=end)
+        run = NewRun("get", "get", detail={"lines": end - start + 1})
+        recorded = self.store.record(trace_id, run, [event], retention, now)
+        return trace_id if recorded is not None else None
+
+    def _idle(self, header: TraceHeader, now: int) -> bool:
+        runs = self.store.runs(header.trace_id)
+        last = runs[-1].created_ns if runs else header.created_ns
+        return now - last >= OPEN_SECONDS * NS
+
+    # -- reads --------------------------------------------------------------------------------
+
+    def settle(self) -> None:
+        """Finish the open traces idle for ``OPEN_SECONDS`` and apply retention."""
+        now = self._handle.clock.now_ns()
+        store = self.store
+        store.enforce(self.retention(), now)
+        before: str | None = None
+        while True:
+            page = store.headers(before=before, limit=200)
+            for header in page:
+                if header.status == "open" and self._idle(header, now):
+                    store.finish(header.trace_id, "completed")
+            if len(page) < 200:
+                return
+            before = page[-1].trace_id
+
+    def list(self, *, cursor: str | None = None, limit: int = 50) -> list[TraceHeader]:
+        self.settle()
+        return self.store.headers(before=cursor, limit=limit)
+
+    def require(self, trace_id: str) -> TraceHeader:
+        header = self.store.header(trace_id)
+        if header is None:
+            raise NotFoundError(
+                f"No retrieval trace {trace_id[:40]!r}", details={"traceId": trace_id[:40]}
+            )
+        return header
+
+    def show(self, trace_id: str, *, limit: int = 1000) -> TraceDetail:
+        self.settle()
+        return TraceDetail(self.store, self.require(trace_id), limit)
+
+    # -- mutations ----------------------------------------------------------------------------
+
+    def label(
+        self,
+        trace_id: str,
+        label: str,
+        idempotency_key: str,
+        *,
+        event_id: int | None = None,
+        document: str | None = None,
+    ) -> tuple[TraceJudgment, bool]:
+        self.settle()
+        self.require(trace_id)
+        judgment = NewJudgment(
+            trace_id,
+            label,  # type: ignore[arg-type]
+            idempotency_key,
+            self._handle.clock.now_ns(),
+            event_id=event_id,
+            document=document,
+        )
+        return self.store.add_judgment(judgment)
+
+    def delete(self, trace_id: str) -> bool:
+        return self.store.delete(trace_id)
+
+    def purge(self) -> int:
+        return self.store.purge()

@@ -1,0 +1,123 @@
+"""Retrieval traces through the real ``Gno`` over fakes: off by default (no id, no write, no
+index opened for it), on in ``metadata`` mode (no query text) or ``replay`` mode (the text),
+the settle window, and judgments through the facade."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from gno_adapters.bootstrap import build, in_memory
+from gno_adapters.bootstrap.adapters import Adapters
+from gno_core.config import GnoConfig, RetrievalTracesConfig
+from gno_core.errors import NotFoundError, ValidationError
+from gno_core.facade import Gno
+from gno_core.traces.capability import OPEN_SECONDS
+from gno_core.traces.values import NewEvent
+
+NOTES = {"a.md": "# Alpha\n\nalpha one\n\nalpha two\n", "b.md": "# Beta\n\nbeta\n"}
+HITS = [
+    NewEvent("result", "#aaaaaa", "gno://notes/a.md", 1, 0.9, 1, 3),
+    NewEvent("result", "#bbbbbb", "gno://notes/b.md", 2, 0.4, 1, 2),
+]
+
+
+def tracing(adapters: Adapters, **settings: object) -> None:
+    config = adapters.config.load()
+    adapters.config.save(
+        config.model_copy(update={"retrieval_traces": RetrievalTracesConfig(**settings)})  # type: ignore[arg-type]
+    )
+
+
+@pytest.fixture
+def adapters() -> Adapters:
+    return in_memory(NOTES)
+
+
+@pytest.fixture
+def gno(adapters: Adapters) -> Iterator[Gno]:
+    with build(adapters) as g:
+        g.sync()
+        yield g
+
+
+def test_config_defaults_off_in_metadata_mode_with_the_reference_bounds() -> None:
+    traces = GnoConfig().retrieval_traces
+    assert not traces.enabled and traces.redaction_mode == "metadata"
+    r = traces.retention
+    assert (r.max_age_days, r.max_traces, r.max_records_per_trace, r.max_bytes) == (
+        30,
+        1000,
+        10_000,
+        16 * 1024 * 1024,
+    )
+    parsed = GnoConfig.model_validate(
+        {"retrievalTraces": {"enabled": True, "redactionMode": "replay", "retention": {}}}
+    )
+    assert parsed.retrieval_traces.redaction_mode == "replay"
+    with pytest.raises(ValueError):
+        GnoConfig.model_validate({"retrievalTraces": {"retention": {"maxBytes": 1024}}})
+
+
+def test_off_no_trace_id_and_no_write(gno: Gno) -> None:
+    assert gno.trace_retrieval("gno_query", "alpha", {}, "hybrid", HITS) is None
+    assert gno.trace_opened("trc_" + "0" * 32, "#aaaaaa", "gno://notes/a.md", 1, 2) is None
+    assert gno.handle.index.traces.usage().traces == 0
+
+
+def test_off_does_not_open_the_index(adapters: Adapters) -> None:
+    with build(adapters) as g:
+        assert g.trace_retrieval("gno_search", "alpha", {}, "bm25", HITS) is None
+        assert g.handle._index is None  # no store, no fingerprint, nothing written
+
+
+def test_metadata_mode_keeps_digest_and_shape_never_text(adapters: Adapters, gno: Gno) -> None:
+    tracing(adapters, enabled=True)
+    trace_id = gno.trace_retrieval(
+        "gno_query", "alpha secret words", {"collection": "notes", "tags": []}, "hybrid", HITS
+    )
+    assert trace_id is not None
+    detail = gno.trace_show(trace_id)
+    head = detail.header
+    assert head.query_text is None and head.query_shape == {"chars": 18, "terms": 3}
+    assert head.filters == {"collection": "notes"}
+    assert head.fingerprints["pipeline"] == "gno_query:hybrid" and "model" in head.fingerprints
+    assert [e.docid for e in detail.events] == ["#aaaaaa", "#bbbbbb"]
+    assert "secret" not in repr(head)
+
+
+def test_replay_mode_keeps_the_query(adapters: Adapters, gno: Gno) -> None:
+    tracing(adapters, enabled=True, redaction_mode="replay")
+    trace_id = gno.trace_retrieval("gno_search", "alpha", {}, "bm25", HITS)
+    assert trace_id is not None and gno.trace_show(trace_id).header.query_text == "alpha"
+
+
+def test_get_continues_an_open_trace_then_it_settles(adapters: Adapters, gno: Gno) -> None:
+    tracing(adapters, enabled=True)
+    trace_id = gno.trace_retrieval("gno_search", "alpha", {}, "bm25", HITS)
+    assert trace_id is not None
+    assert gno.trace_opened(trace_id, "#aaaaaa", "gno://notes/a.md", 3, 5) == trace_id
+    assert gno.trace_opened(trace_id, "#aaaaaa", "gno://notes/a.md", 5, 3) is None  # no span
+    assert gno.trace_opened("trc_" + "1" * 32, "#aaaaaa", "gno://notes/a.md", 1, 1) is None
+    shown = gno.trace_show(trace_id)
+    assert shown.header.status == "open"
+    assert [(e.kind, e.start_line, e.end_line) for e in shown.events][-1] == ("opened", 3, 5)
+    adapters.clock.advance(OPEN_SECONDS)  # type: ignore[attr-defined]
+    assert gno.trace_opened(trace_id, "#aaaaaa", "gno://notes/a.md", 1, 1) is None
+    assert gno.trace_show(trace_id).header.status == "completed"
+
+
+def test_labels_through_the_facade(adapters: Adapters, gno: Gno) -> None:
+    tracing(adapters, enabled=True)
+    trace_id = gno.trace_retrieval("gno_search", "alpha", {}, "bm25", HITS)
+    assert trace_id is not None
+    event = gno.trace_show(trace_id).events[0]
+    judgment, made = gno.trace_label(trace_id, "relevant", "k", event_id=event.event_id)
+    assert made and judgment.document == "#aaaaaa"
+    with pytest.raises(ValidationError):
+        gno.trace_label(trace_id, "missing_expected", "k2", document="/etc/passwd")
+    with pytest.raises(NotFoundError):
+        gno.trace_label("trc_" + "2" * 32, "relevant", "k", event_id=event.event_id)
+    assert [h.trace_id for h in gno.trace_list()] == [trace_id]
+    assert gno.trace_delete(trace_id) and gno.trace_list() == []
