@@ -11,6 +11,12 @@ Filters are applied to ``documents`` after the MATCH has run exactly once in a M
 common table expression. Written as ``rowid IN (SELECT ...)`` next to the MATCH instead,
 SQLite pushes the constraint into the FTS5 virtual table, which then re-runs the full-text
 query once per candidate row (seconds instead of milliseconds on a large index).
+
+A typed metadata filter is the exception: it is checked inside the full-text scan, next to the
+MATCH, as correlated ``EXISTS`` probes into the small ``metadata_values`` table
+(``metadata_values.values_sql``), which SQLite cannot push into FTS5. Each match costs a
+primary-key probe, and only the matches that pass are scored by ``bm25()`` (the dominant cost
+of a search) and sorted; the rest of the search is the unfiltered one.
 """
 
 from __future__ import annotations
@@ -37,10 +43,10 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 BM25_WEIGHTS = (1.5, 4.0, 1.0)  # path, title, body
-#: The window a typed-filtered search checks first: this many times its limit, at least
-#: ``METADATA_WINDOW_MIN`` best matches.
-METADATA_WINDOW_FACTOR = 20
-METADATA_WINDOW_MIN = 200
+#: The window of best matches the fast path joins to ``documents``: this many times the limit,
+#: at least ``WINDOW_MIN``.
+WINDOW_FACTOR = 4
+WINDOW_MIN = 40
 
 
 def phrase_sql(clause: Clause) -> str | None:
@@ -147,50 +153,49 @@ def normalize_tag(tag: str) -> str:
     return unicodedata.normalize("NFC", tag.strip()).lower()
 
 
-def search_sql(columns: str, filters: FilterSql) -> str:
-    """The search statement; parameters: MATCH string, filter params, limit.
+class Scan(NamedTuple):
+    """A condition on the full-text scan's ``documents_fts.rowid``, checked before scoring."""
+
+    where: str
+    params: tuple[object, ...]
+
+
+NO_SCAN = Scan("", ())
+
+
+def _scored(scan: Scan) -> str:
+    w = ", ".join(str(x) for x in BM25_WEIGHTS)
+    extra = f" AND {scan.where}" if scan.where else ""
+    return (
+        f"SELECT rowid, bm25(documents_fts, {w}) AS s FROM documents_fts"
+        f" WHERE documents_fts MATCH ?{extra}"
+    )
+
+
+def search_sql(columns: str, filters: FilterSql, scan: Scan = NO_SCAN) -> str:
+    """The search statement; parameters: MATCH string, scan params, filter params, limit.
 
     ``CROSS JOIN`` keeps the hits as the outer loop (SQLite never reorders it): each hit looks
     its document up by primary key, instead of every active document probing the hits."""
-    w = ", ".join(str(x) for x in BM25_WEIGHTS)
     return (
-        "WITH hits(id, score) AS MATERIALIZED ("
-        f" SELECT rowid, bm25(documents_fts, {w}) FROM documents_fts"
-        " WHERE documents_fts MATCH ?) "
+        f"WITH hits(id, score) AS MATERIALIZED ({_scored(scan)}) "
         f"SELECT {columns}, -hits.score FROM hits CROSS JOIN documents d ON d.id = hits.id "
         f"WHERE {filters.where} "
         "ORDER BY hits.score, d.collection, d.rel_path LIMIT ?"
     )
 
 
-def top_search_sql(columns: str, where: str | None = None) -> str:
-    """The windowed fast path; parameters: MATCH string, window, the ``where`` parameters,
-    limit. FTS5 ranks and keeps the best ``window`` ids; only those are joined to ``documents``
-    (active ones, passing ``where`` when given). Each row also carries the window's size and
-    its worst score, so the caller can prove nothing outside it could rank. With ``where``,
-    the window's rows are checked and cut to the limit first, and only the kept ones are read
-    whole (a typed filter looks at many more rows than it keeps)."""
-    w = ", ".join(str(x) for x in BM25_WEIGHTS)
-    head = (
-        "WITH top(id, score) AS MATERIALIZED ("
-        f" SELECT rowid, bm25(documents_fts, {w}) AS s FROM documents_fts"
-        " WHERE documents_fts MATCH ? ORDER BY s LIMIT ?), "
-        "edge(n, worst) AS MATERIALIZED (SELECT count(*), max(score) FROM top) "
-    )
-    if where is None:
-        return (
-            f"{head}SELECT {columns}, -top.score, edge.n, edge.worst "
-            "FROM top CROSS JOIN documents d ON d.id = top.id CROSS JOIN edge "
-            "WHERE d.active = 1 ORDER BY top.score, d.collection, d.rel_path LIMIT ?"
-        )
+def top_search_sql(columns: str, scan: Scan = NO_SCAN) -> str:
+    """The windowed fast path; parameters: MATCH string, scan params, window, limit. FTS5
+    ranks and keeps the best ``window`` ids (of the matches passing ``scan``); only those are
+    joined to ``documents`` (active ones). Each row also carries the window's size and its
+    worst score, so the caller can prove nothing outside it could rank."""
     return (
-        f"{head.rstrip()}, kept(id, score, collection, rel_path) AS MATERIALIZED ("
-        " SELECT top.id, top.score, d.collection, d.rel_path"
-        f" FROM top CROSS JOIN documents d ON d.id = top.id WHERE {where}"
-        " ORDER BY top.score, d.collection, d.rel_path LIMIT ?) "
-        f"SELECT {columns}, -kept.score, edge.n, edge.worst "
-        "FROM kept CROSS JOIN documents d ON d.id = kept.id CROSS JOIN edge "
-        "ORDER BY kept.score, kept.collection, kept.rel_path"
+        f"WITH top(id, score) AS MATERIALIZED ({_scored(scan)} ORDER BY s LIMIT ?), "
+        "edge(n, worst) AS MATERIALIZED (SELECT count(*), max(score) FROM top) "
+        f"SELECT {columns}, -top.score, edge.n, edge.worst "
+        "FROM top CROSS JOIN documents d ON d.id = top.id CROSS JOIN edge "
+        "WHERE d.active = 1 ORDER BY top.score, d.collection, d.rel_path LIMIT ?"
     )
 
 
@@ -208,39 +213,32 @@ class ApswLexical:
         expr = match_expression(query, filters.exclude_terms)
         if expr is None or limit <= 0:
             return []
+        scan = NO_SCAN
+        if filters.metadata is not None:
+            from gno_adapters.sqlite.metadata_values import values_sql  # typed filters only
+
+            condition, params = values_sql(filters.metadata, "documents_fts.rowid")
+            scan = Scan(condition, tuple(params))
+            filters = filters._replace(metadata=None)
         where = filter_sql(filters)
         if not where.params and where.where == "d.active = 1":
-            ranked = self._top_hits(expr, limit)
+            ranked = self._top_hits(expr, limit, scan)
             if ranked is not None:
                 return ranked
-        elif filters.metadata is not None:
-            # A typed filter costs a JSON read per candidate: check it on a wide window of the
-            # best matches first (FTS5 ranks them alone, as unfiltered), and run the full query
-            # only when the window cannot prove the answer (a very selective filter).
-            window = max(METADATA_WINDOW_FACTOR * limit, METADATA_WINDOW_MIN)
-            ranked = self._top_hits(expr, limit, where, window)
-            if ranked is not None:
-                return ranked
-        sql = search_sql(DOC_COLUMNS, where)
-        rows = self._db.rows("searching", sql, (expr, *where.params, limit))
+        sql = search_sql(DOC_COLUMNS, where, scan)
+        rows = self._db.rows("searching", sql, (expr, *scan.params, *where.params, limit))
         return [LexicalHit(to_document(r[:-1]), float(r[-1])) for r in rows]
 
-    def _top_hits(
-        self, expr: str, limit: int, where: FilterSql | None = None, window: int = 0
-    ) -> list[LexicalHit] | None:
+    def _top_hits(self, expr: str, limit: int, scan: Scan) -> list[LexicalHit] | None:
         """Search without joining every match: rank inside FTS5, join only a window of the best
-        ids (checked against ``where``: default, active), and prove the answer equals the full
-        query's. None (run the full query) when the window could hide a hit: inactive or
-        filtered-out documents took too many of its places, or a document outside it ties with
-        the last one kept."""
-        window = window or max(4 * limit, 40)
-        sql = top_search_sql(DOC_COLUMNS, where.where) if where else top_search_sql(DOC_COLUMNS)
-        params = where.params if where else ()
-        rows = self._db.rows("searching", sql, (expr, window, *params, limit))
+        ids (active ones), and prove the answer equals the full query's. None (run the full
+        query) when the window could hide a hit: inactive documents took too many of its
+        places, or a document outside it ties with the last one kept."""
+        window = max(WINDOW_FACTOR * limit, WINDOW_MIN)
+        sql = top_search_sql(DOC_COLUMNS, scan)
+        rows = self._db.rows("searching", sql, (expr, *scan.params, window, limit))
         if not rows:
-            # nothing in the window passed: proof only when the window held no match at all,
-            # which the filtered query cannot tell (its rows carry the window's size)
-            return None if where is not None else []
+            return []
         seen, worst = int(rows[0][-2]), float(rows[0][-1])
         if seen == window and (len(rows) < limit or -float(rows[-1][-3]) >= worst):
             return None

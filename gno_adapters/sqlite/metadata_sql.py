@@ -1,5 +1,6 @@
 """A typed metadata predicate as one SQL condition on ``documents AS alias``, evaluated inside the
-candidate queries (BM25 and vector KNN) before any limit.
+vector candidate query before any limit (keyword search probes ``metadata_values`` instead:
+``metadata_values.values_sql``, the same semantics).
 
 ``documents.metadata`` holds the document's map as a JSON object and ``metadata_state`` its
 extraction state; only ``valid`` documents can match (``not`` and ``exists: false`` included).

@@ -361,6 +361,15 @@ def _m0012_egress(conn: apsw.Connection) -> None:
     )
 
 
+def _m0014_metadata_values(conn: apsw.Connection) -> None:
+    # The typed metadata of each valid document as rows (``metadata_values``), kept by triggers
+    # and built here from the stored maps, so that keyword search checks a typed filter inside
+    # the full-text scan by primary-key probes (no re-sync needed)
+    from gno_adapters.sqlite.metadata_values import create_metadata_values
+
+    create_metadata_values(conn)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_documents", _m0001_documents),
     Migration(2, "0002_documents_fts", _m0002_documents_fts),
@@ -375,6 +384,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "0011_journal_collection_renames", _m0011_journal_collection_renames),
     Migration(12, "0012_egress", _m0012_egress),
     Migration(13, "0013_retrieval_traces", m0013_retrieval_traces),
+    Migration(14, "0014_metadata_values", _m0014_metadata_values),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

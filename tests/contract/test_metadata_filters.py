@@ -170,3 +170,22 @@ def test_document_metadata_reads_the_state_and_values(store: Store) -> None:
     assert docs.document_metadata("notes", "bad.md") == DocumentMetadata(INVALID, {}, "null value")
     assert docs.document_metadata("notes", "old.md") == DocumentMetadata(PENDING, {})
     assert docs.document_metadata("notes", "none.md") is None
+
+
+def test_the_filter_intersects_the_other_filters(store: Store) -> None:
+    put(
+        store,
+        meta_doc("a/gold.md", status="approved"),
+        meta_doc("a/draft.md", status="draft"),
+        meta_doc("b/gold.md", status="approved"),
+        replace(meta_doc("gold.md", status="approved"), collection="other"),
+    )
+    predicate = MetadataPredicate.model_validate(STATUS)
+    for filters, expected in (
+        (SearchFilters(metadata=predicate, collections=("notes",)), ["a/gold.md", "b/gold.md"]),
+        (SearchFilters(metadata=predicate, path_prefix="a/"), ["a/gold.md"]),
+        (SearchFilters(metadata=predicate, collections=("other",)), ["gold.md"]),
+        (SearchFilters(metadata=predicate, exclude_terms=("words",)), []),
+    ):
+        hits = store.lexical.search(parse_query("shared"), filters, 10)
+        assert sorted(h.document.rel_path for h in hits) == expected

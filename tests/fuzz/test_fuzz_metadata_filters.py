@@ -1,5 +1,6 @@
 """Property: the SQL evaluation of a typed metadata predicate (inside the SQLite adapter's BM25
-and vector candidate queries) selects exactly the documents the direct evaluator
+candidate query, as probes into the ``metadata_values`` table, and its vector candidate query,
+over the stored JSON) selects exactly the documents the direct evaluator
 (``gno_core.metadata.evaluate``) says match, over random documents and random predicates:
 missing keys, booleans against 0/1, ``"0.9"`` against ``0.9``, arrays, empty arrays, ``not``,
 ``exists``, invalid and not-yet-extracted documents. So no result ever falls outside the
@@ -187,8 +188,8 @@ def test_the_windowed_keyword_path_returns_the_full_querys_top(
     ranking = index.lexical.search(parse_query("shared"), SearchFilters(), 1000)
     want = [h.document.rel_path for h in ranking if h.document.rel_path in expected][:limit]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(lexical, "METADATA_WINDOW_FACTOR", 1)
-        patch.setattr(lexical, "METADATA_WINDOW_MIN", window)
+        patch.setattr(lexical, "WINDOW_FACTOR", 1)
+        patch.setattr(lexical, "WINDOW_MIN", window)
         hits = index.lexical.search(parse_query("shared"), SearchFilters(metadata=predicate), limit)
     assert [h.document.rel_path for h in hits] == want
 
@@ -218,3 +219,27 @@ def test_random_documents_and_predicates_agree(
         for raw in raws:
             predicate = MetadataPredicate.model_validate(raw)
             assert _lexical(index, predicate) == _expected(docs, predicate)
+
+
+@settings(max_examples=300 if LONG else 40)
+@given(
+    st.lists(st.tuples(metadata_of_doc, metadata_of_doc), min_size=1, max_size=10),
+    st.lists(predicates, min_size=1, max_size=4),
+)
+def test_rewritten_documents_are_filtered_by_their_current_metadata(
+    pairs: list[tuple[DocumentMetadata, DocumentMetadata]], raws: list[dict[str, Any]]
+) -> None:
+    # The keyword path reads the value table the index keeps in step with each document's
+    # metadata (``metadata_values``): after every document is written again with other metadata
+    # (valid, invalid or pending), only the current metadata counts.
+    first = [_doc(i, m) for i, (m, _) in enumerate(pairs)]
+    second = [_doc(i, m) for i, (_, m) in enumerate(pairs)]
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        open_apsw_index(str(Path(tmp) / "index.sqlite"), FixedClock()) as index,
+    ):
+        put(index, *first)
+        put(index, *second)
+        for raw in raws:
+            predicate = MetadataPredicate.model_validate(raw)
+            assert _lexical(index, predicate) == _expected(second, predicate)
