@@ -22,7 +22,7 @@ CSP = (
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
@@ -63,6 +63,13 @@ def page(template: str, status: int = 200, /, **context: Any) -> Response:
     response = Response(html, status=status, content_type="text/html; charset=utf-8")
     response.headers.update(SECURITY_HEADERS)
     response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def see_other(location: str) -> Response:
+    """``303 See Other`` to a page of this server (after a form's POST)."""
+    response = Response(b"", status=303, headers={"Location": location})
+    response.headers.update(SECURITY_HEADERS)
     return response
 
 

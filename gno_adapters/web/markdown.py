@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
@@ -77,7 +78,10 @@ def render(
     return Rendered(frontmatter=frontmatter, frontmatter_lines=skipped, html=html)
 
 
+@cache
 def _parser() -> MarkdownIt:
+    """One parser for every page: its rules are fixed, and each parse keeps its state (and the
+    link targets, in ``env``) to itself."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable(["table", "strikethrough"])
     md.inline.ruler.before("link", "wikilink", _wikilink)

@@ -1,5 +1,5 @@
 """The Web UI's pages on ``gno serve``: ``/`` (dashboard), ``/search``, ``/doc``, ``/browse`` and
-``/static/<name>``.
+``/static/<name>``; ``/capture`` (a new note) on a server with writes on.
 
 Server-rendered HTML over the facade the REST API drives (the same worker threads, the same
 boundary: Host, Origin, peer, size, rate and admission have run before a page is asked for);
@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from quart import Quart, Response, request
 
 from gno_adapters.web import views
-from gno_adapters.web.assets import asset, page
+from gno_adapters.web.assets import asset, page, see_other
+from gno_adapters.web.markdown import doc_href
 
 if TYPE_CHECKING:
     from gno_adapters.rest.routes import Runner
@@ -107,6 +108,44 @@ def register_web(
         except Exception as exc:
             return failed(exc, page_name="browse")
         return page("browse.html", **base, page_name="browse", collection=collection, **context)
+
+    @app.route("/capture", methods=["GET", "POST"], endpoint="web_capture")
+    async def capture() -> Response:
+        """A new note (writes on only): the form, and its same-origin POST, which goes through
+        the facade's capture (the write lease and gate of every writer), then opens the note."""
+        from gno_core.errors import WriteDisabledError
+
+        if not enable_write or "capture" not in offered:
+            refused = WriteDisabledError(
+                "Writes are disabled on this server; start it with --mcp-enable-write"
+            )
+            return failed(refused, page_name="capture")
+        form: dict[str, str] = {}
+        error = None
+        status = 200
+        if request.method == "POST":
+            form = {k: v for k, v in (await request.form).items() if isinstance(v, str)}
+            try:
+                body = views.capture_request(form)
+                receipt = await runner.run(lambda: runner.get().capture(body), write=True)
+            except Exception as exc:
+                status, code, message = views.failure(exc)
+                error = {"code": code, "message": message}
+            else:
+                return see_other(doc_href(receipt.uri))
+        try:
+            names = await read(views.collection_names)
+        except Exception as exc:
+            return failed(exc, page_name="capture")
+        return page(
+            "capture.html",
+            status,
+            **base,
+            page_name="capture",
+            collections=names,
+            form=form,
+            error=error,
+        )
 
     @app.get("/static/<name>", endpoint="web_static")
     async def static(name: str) -> Response:

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from gno_core.surface import Facade
 
 PAGE_SIZE = 25
+#: The sidebar lists at most this many outgoing links and backlinks (and says how many more).
+SIDE_LIMIT = 200
 #: gno error code -> HTTP status of the page that reports it; anything unlisted is a 500.
 STATUS_BY_CODE = {
     "VALIDATION": 400,
@@ -24,6 +26,10 @@ STATUS_BY_CODE = {
     "NOT_FOUND": 404,
     "PATH_NOT_FOUND": 404,
     "NOT_INITIALIZED": 409,
+    "DUPLICATE": 409,
+    "CONFLICT": 409,
+    "LOCKED": 423,
+    "WRITE_DISABLED": 403,
     "MODEL_UNAVAILABLE": 503,
 }
 
@@ -125,6 +131,23 @@ def search_results(found: wire.SearchResults) -> dict[str, Any]:
     return {"results": results, "meta": meta, "notes": notes}
 
 
+def capture_request(form: dict[str, str]) -> Any:
+    """The capture form's fields as the facade's ``CaptureRequest`` (validated there)."""
+    from gno_core.contracts.write_requests import CaptureRequest
+
+    tags = [t.strip() for t in form.get("tags", "").split(",") if t.strip()]
+    fields: dict[str, Any] = {
+        "collection": form.get("collection", ""),
+        "content": form.get("content", ""),
+        "tags": tags,
+    }
+    if form.get("title", "").strip():
+        fields["title"] = form["title"].strip()
+    if form.get("folder", "").strip():
+        fields["folderPath"] = clean_folder(form["folder"])
+    return CaptureRequest.model_validate(fields)
+
+
 @dataclass(frozen=True, slots=True)
 class Shown:
     """One document with what its page shows beside it."""
@@ -180,9 +203,11 @@ def document_page(shown: Shown, line: int | None) -> dict[str, Any]:
         # The renderer escapes all text and writes every tag and attribute itself.
         "body": Markup(rendered.html),
         "cited_line": line,
-        "outgoing": outgoing,
+        "outgoing": outgoing[:SIDE_LIMIT],
+        "outgoing_total": len(outgoing),
         "broken_count": sum(1 for o in outgoing if o["broken"]),
-        "backlinks": backlinks,
+        "backlinks": backlinks[:SIDE_LIMIT],
+        "backlinks_total": len(backlinks),
     }
 
 

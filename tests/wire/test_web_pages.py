@@ -138,3 +138,50 @@ def test_the_daemon_serves_no_page() -> None:
             assert (await client.get("/search?q=foam")).status_code == 404
 
     run(body)
+
+
+def test_a_read_only_server_offers_and_accepts_no_capture() -> None:
+    async def body() -> None:
+        with in_process() as (_, client):
+            assert 'href="/capture"' not in assert_page(await client.get("/"))
+            html = assert_page(await client.get("/capture"), 403)
+            assert "WRITE_DISABLED" in html and 'method="post"' not in html
+            posted = await client.post(
+                "/capture", data={"collection": "notes", "title": "Nope", "content": "x"}
+            )
+            assert_page(posted, 403)
+            found = await client.get("/search?q=Nope")
+            assert 'class="result"' not in found.text
+
+    run(body)
+
+
+def test_capture_with_writes_on_creates_the_note_and_opens_it() -> None:
+    async def body() -> None:
+        with in_process(enable_write=True) as (_, client):
+            assert 'href="/capture"' in assert_page(await client.get("/"))
+            assert '<form class="capture"' in assert_page(await client.get("/capture"))
+            origin = {"Origin": f"http://127.0.0.1:{PORT}"}
+            form = {
+                "collection": "notes",
+                "title": "Zebra crossing",
+                "content": "Striped zebracrossword notes.",
+                "tags": "walk, city",
+            }
+            posted = await client.post("/capture", data=form, headers=origin)
+            assert posted.status_code == 303, posted.text[:300]
+            location = posted.headers["location"]
+            assert location.startswith("/doc?ref=gno://notes/")
+            doc = assert_page(await client.get(location))
+            assert "Striped zebracrossword notes." in doc
+            found = assert_page(await client.get("/search?q=zebracrossword"))
+            assert found.count('class="result"') == 1
+            # Another site's form is refused by the boundary before the page sees it.
+            evil = await client.post(
+                "/capture", data=form, headers={"Origin": "http://evil.example.com"}
+            )
+            assert_refusal(evil, 403, "origin_not_allowed")
+            unknown = await client.post("/capture", data={**form, "collection": "nope"})
+            assert "NOT_FOUND" in assert_page(unknown, 404)
+
+    run(body)

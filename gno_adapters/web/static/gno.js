@@ -1,5 +1,5 @@
 // gno web UI: the few things a server-rendered page cannot do itself.
-// "/" focuses search, Esc leaves a field; the cited line of a document is scrolled into view.
+// "/" focuses search, N opens a new note (writes on only), Esc leaves a field; the cited line of a document is scrolled into view.
 "use strict";
 (function () {
   function typing(el) {
@@ -17,6 +17,12 @@
       return;
     }
     if (typing(document.activeElement)) return;
+    var link = document.querySelector('a[data-shortcut="' + event.key.toLowerCase() + '"]');
+    if (link && event.key.length === 1) {
+      event.preventDefault();
+      link.click();
+      return;
+    }
     if (event.key === "/") {
       var box = searchBox();
       if (box) {
