@@ -28,7 +28,9 @@ class InMemoryEgressPolicies:
     def all(self) -> dict[str, StoredPolicy]:
         return dict(self._rows)
 
-    def apply(self, collection: str, policy: Policy, expected_revision: int) -> StoredPolicy:
+    def apply(
+        self, collection: str, policy: Policy, expected_revision: int, binding: str = ""
+    ) -> StoredPolicy:
         with self._lock:
             known = self._rows.get(collection)
             current = known.revision if known else 0
@@ -37,7 +39,7 @@ class InMemoryEgressPolicies:
                     f"the egress policy of {collection} changed meanwhile (revision {current})",
                     details={"collection": collection, "currentRevision": current},
                 )
-            row = self._rows[collection] = StoredPolicy(collection, policy, current + 1)
+            row = self._rows[collection] = StoredPolicy(collection, policy, current + 1, binding)
             self._epoch += 1
             return row
 

@@ -29,7 +29,7 @@ class ApswEgressPolicies:
     def get(self, collection: str) -> StoredPolicy | None:
         with translate_errors("reading an egress policy"):
             row = self._conn.execute(
-                "SELECT collection, policy, revision FROM egress_policies WHERE collection = ?",
+                "SELECT collection, policy, revision, binding FROM egress_policies WHERE collection = ?",
                 (collection,),
             ).fetchone()
         return _policy(row) if row else None
@@ -37,11 +37,15 @@ class ApswEgressPolicies:
     def all(self) -> dict[str, StoredPolicy]:
         with translate_errors("reading egress policies"):
             rows = list(
-                self._conn.execute("SELECT collection, policy, revision FROM egress_policies")
+                self._conn.execute(
+                    "SELECT collection, policy, revision, binding FROM egress_policies"
+                )
             )
         return {str(r[0]): _policy(r) for r in rows}
 
-    def apply(self, collection: str, policy: Policy, expected_revision: int) -> StoredPolicy:
+    def apply(
+        self, collection: str, policy: Policy, expected_revision: int, binding: str = ""
+    ) -> StoredPolicy:
         with translate_errors("changing an egress policy"), write_transaction(self._conn):
             row = self._conn.execute(
                 "SELECT revision FROM egress_policies WHERE collection = ?", (collection,)
@@ -54,13 +58,13 @@ class ApswEgressPolicies:
                 )
             revision = current + 1
             self._conn.execute(
-                "INSERT INTO egress_policies(collection, policy, revision) VALUES (?, ?, ?) "
-                "ON CONFLICT(collection) DO UPDATE SET policy = excluded.policy, "
-                "revision = excluded.revision",
-                (collection, policy, revision),
+                "INSERT INTO egress_policies(collection, policy, revision, binding) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT(collection) DO UPDATE SET "
+                "policy = excluded.policy, revision = excluded.revision, binding = excluded.binding",
+                (collection, policy, revision, binding),
             )
             self._conn.execute("UPDATE egress_state SET value = value + 1 WHERE key = 'epoch'")
-        return StoredPolicy(collection, policy, revision)
+        return StoredPolicy(collection, policy, revision, binding)
 
     def epoch(self) -> int:
         with translate_errors("reading the egress epoch"):
@@ -71,7 +75,7 @@ class ApswEgressPolicies:
 
 
 def _policy(row: tuple[object, ...]) -> StoredPolicy:
-    return StoredPolicy(str(row[0]), cast(Policy, row[1]), int(cast(int, row[2])))
+    return StoredPolicy(str(row[0]), cast(Policy, row[1]), int(cast(int, row[2])), str(row[3]))
 
 
 def _one(conn: apsw.Connection, sql: str, params: tuple[object, ...] = ()) -> tuple[Any, ...]:

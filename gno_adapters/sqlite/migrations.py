@@ -336,8 +336,9 @@ def _m0011_journal_collection_renames(conn: apsw.Connection) -> None:
 
 
 def _m0012_egress(conn: apsw.Connection) -> None:
-    # Egress policy (``gno_core.egress``): each collection's explicit policy and its revision
-    # (rows are never deleted, so a revision never goes back), the authorization epoch every
+    # Egress policy (``gno_core.egress``): each collection's explicit policy, its revision
+    # (rows are never deleted, so a revision never goes back) and the folder digest it was set
+    # for (``binding``), the authorization epoch every
     # change advances, and the content-free receipts of decisions (their fields as canonical
     # JSON, never a query, text or path), newest first by (created_ms, audit_id).
     conn.execute(
@@ -345,7 +346,8 @@ def _m0012_egress(conn: apsw.Connection) -> None:
         CREATE TABLE egress_policies (
             collection TEXT PRIMARY KEY,
             policy TEXT NOT NULL CHECK (policy IN ('local_only', 'lan', 'remote')),
-            revision INTEGER NOT NULL CHECK (revision > 0)
+            revision INTEGER NOT NULL CHECK (revision > 0),
+            binding TEXT NOT NULL DEFAULT ''
         );
         CREATE TABLE egress_state (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
         INSERT INTO egress_state(key, value) VALUES ('epoch', 0);

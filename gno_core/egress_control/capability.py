@@ -4,7 +4,8 @@ A collection's effective policy is the stricter of its explicit policy (set by a
 change, kept with its revision in the ``EgressPolicyStore``; ``local_only`` while none is set)
 and the ``egressPolicy`` of its configuration, which can only narrow. Its source is
 ``explicit`` once a policy was set, ``config_default`` before; a name that is not configured
-is ``legacy_default`` (``local_only``).
+is ``legacy_default`` (``local_only``). An explicit policy holds for the folder it was set for:
+a collection removed and added again for another folder starts from the default.
 """
 
 from __future__ import annotations
@@ -35,22 +36,30 @@ if TYPE_CHECKING:
     from gno_core.config import CollectionConfig, GnoConfig
     from gno_core.ports.egress import EgressPolicyStore, EgressReceiptStore, StoredPolicy
 
-__all__ = ["EgressControl", "policy_state"]
+__all__ = ["EgressControl", "binding_of", "policy_state"]
 
 #: Zones where content stays on this machine: an allowed decision there protects nothing
 #: that leaves, so it writes no receipt (a denial always does).
 _LOCAL = frozenset({"local_process", "loopback"})
 
 
+def binding_of(collection: CollectionConfig) -> str:
+    """What an explicit policy is set for: a digest of the collection's folder."""
+    return hashlib.sha256(collection.path.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
 def policy_state(collection: CollectionConfig, row: StoredPolicy | None) -> PolicyState:
-    """The policy of a configured collection from its explicit row and its configuration."""
-    explicit: Policy | None = row.policy if row is not None else None
+    """The policy of a configured collection from its explicit row and its configuration. A
+    row set for another folder (the name removed and added again elsewhere) does not apply:
+    the collection is back to the default, and its revision keeps counting."""
+    applies = row is not None and row.binding == binding_of(collection)
+    explicit: Policy | None = row.policy if row is not None and applies else None
     effective = strictest(p for p in (explicit or "local_only", collection.egress_policy) if p)
     return PolicyState(
         collection=collection.name,
         configured=explicit,
         effective=effective,
-        source="explicit" if row is not None else "config_default",
+        source="explicit" if applies else "config_default",
         revision=row.revision if row is not None else 0,
     )
 
@@ -121,7 +130,7 @@ class EgressControl:
                 return self._set_result(change, before, None)
             target = change.after.configured or "local_only"
             try:
-                row = store.apply(found.name, target, before.revision)
+                row = store.apply(found.name, target, before.revision, binding_of(found))
             except ConflictError as exc:
                 raise EgressRelaxationConfirmationError(
                     f"the egress policy of {found.name} changed meanwhile; read it again",

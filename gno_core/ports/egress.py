@@ -15,11 +15,15 @@ __all__ = ["EgressPolicyStore", "EgressReceiptStore", "ReceiptStats", "StoredPol
 
 @dataclass(frozen=True, slots=True)
 class StoredPolicy:
-    """A collection's explicit policy and its revision (the number of changes made to it)."""
+    """A collection's explicit policy and its revision (the number of changes made to it).
+    ``binding`` names what the policy was set for (a digest of the collection's folder): a
+    collection removed and added again for another folder under the same name does not
+    inherit it."""
 
     collection: str
     policy: Policy
     revision: int
+    binding: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +43,10 @@ class EgressPolicyStore(Protocol):
         """Every collection with an explicit policy, by name."""
         ...
 
-    def apply(self, collection: str, policy: Policy, expected_revision: int) -> StoredPolicy:
-        """Store ``policy`` as revision ``expected_revision + 1`` and advance the authorization
+    def apply(
+        self, collection: str, policy: Policy, expected_revision: int, binding: str = ""
+    ) -> StoredPolicy:
+        """Store ``policy`` (set for ``binding``) as revision ``expected_revision + 1`` and advance the authorization
         epoch, in one transaction, only while the collection's revision is still
         ``expected_revision`` (``CONFLICT`` otherwise: the revision a confirmation named is
         consumed once). Revisions never go back, also when a collection is removed."""

@@ -66,6 +66,15 @@ def test_a_revision_is_consumed_once(store: Store) -> None:
     assert policies.epoch() == 1  # a refused change advances nothing
 
 
+def test_the_binding_is_kept_with_the_policy(store: Store) -> None:
+    policies = store.egress_policies
+    policies.apply("notes", "lan", 0, "f" * 32)
+    assert policies.get("notes").binding == "f" * 32  # type: ignore[union-attr]
+    assert policies.all()["notes"].binding == "f" * 32
+    policies.apply("notes", "local_only", 1, "e" * 32)
+    assert policies.get("notes").binding == "e" * 32  # type: ignore[union-attr]
+
+
 def test_policies_and_epoch_survive_reopening(tmp_path: Path) -> None:
     path = str(tmp_path / "index.sqlite")
     with apsw_index(path) as db:

@@ -237,6 +237,35 @@ def test_lineage_sources_follow_the_current_policy(gno: Gno) -> None:
     assert gno.egress_sources(["gone"])[0].source == "legacy_default"
 
 
+def test_a_name_added_again_for_another_folder_does_not_inherit_its_policy(gno: Gno) -> None:
+    share_team(gno)
+    config = gno.handle.load_config()
+    moved = [
+        c if c.name != "team" else CollectionConfig(name="team", path="/elsewhere")
+        for c in config.collections
+    ]
+    gno.handle.config.save(GnoConfig(collections=moved))
+    state = gno.egress_policy_get("team")
+    assert (state.effective_policy, state.source, state.revision) == (
+        "local_only",
+        "config_default",
+        1,
+    )
+    plan = gno.egress_authorize(
+        collections=["team"],
+        action="serve",
+        zone="lan",
+        content_class="source",
+        authenticated=True,
+        authorized=True,
+    )
+    assert plan.mode == "denied"
+    with pytest.raises(EgressRelaxationConfirmationError):  # the old confirmation stays used
+        gno.egress_policy_set("team", "lan", confirm("team", "local_only", 0, "lan"))
+    gno.egress_policy_set("team", "lan", confirm("team", "local_only", 1, "lan"))
+    assert gno.egress_policy_get("team").revision == 2
+
+
 def test_the_revision_survives_a_new_process(tmp_path: Path) -> None:
     made = _adapters("apsw", tmp_path, CONFIG)
     with build(made) as first:
