@@ -6,6 +6,7 @@ with the core profile reading ``gno_changes`` after another agent captured and r
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -178,9 +179,40 @@ def _all_changes(env: dict[str, str]) -> list[dict[str, Any]]:
             return out
 
 
+def _atomic_write(path: Path, text: str) -> None:
+    """Write as editors save: a temporary file renamed over the path (a watch sees it whole)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _replay(changes: list[dict[str, Any]]) -> dict[str, str]:
+    """The active documents the journal describes (path -> source hash), each entry checked
+    against the state before it (a create of a live path, a rename from a dead one, ... fail)."""
+    live: dict[str, str] = {}
+    for c in changes:
+        prev, cur = c["previous"], c["current"]
+        if c["kind"] in ("create", "reactivate"):
+            assert cur["relPath"] not in live, c
+        elif c["kind"] == "rename":
+            assert live.pop(prev["relPath"]) == prev["sourceHash"], c
+            assert cur["relPath"] not in live, c
+        elif c["kind"] == "update":
+            assert live[cur["relPath"]] == prev["sourceHash"], c
+        if c["kind"] == "inactivate":
+            assert live.pop(prev["relPath"]) == prev["sourceHash"], c
+        else:
+            live[cur["relPath"]] = cur["sourceHash"]
+    return live
+
+
 def test_watch_capture_flood_and_rename_together_give_one_entry_per_change(
     tmp_path: Path, vault: Path
 ) -> None:
+    """A watch runs while another process captures a flood of notes, ``gno rename`` moves one,
+    files are written outside gno, one is edited and one moved in a shell (``mv``): one entry per
+    real change, none lost, and the journal replayed from the start gives exactly the files on
+    disk with their bytes."""
     env = _env(tmp_path)
     assert run_gno(env, "init", str(vault), "--name", "notes").returncode == 0
     assert run_gno(env, "update").returncode == 0
@@ -211,20 +243,25 @@ def test_watch_capture_flood_and_rename_together_give_one_entry_per_change(
             stderr=subprocess.PIPE,
         )
         for i in range(edits):  # files written outside gno: only the watch indexes them
-            (vault / f"edit{i}.md").write_text(f"# Edit {i}\n", encoding="utf-8")
+            _atomic_write(vault / f"edit{i}.md", f"# Edit {i}\n")
+            if i == edits // 2:
+                (vault / "sub").mkdir()
+                os.rename(vault / "old.md", vault / "sub" / "shell-moved.md")  # a shell mv
+                _atomic_write(vault / "hub.md", "# Hub\n\nEdited in an editor.\n")
             time.sleep(0.1)
         assert capture.wait(timeout=300) == 0
         _, err = rename.communicate(timeout=300)
         assert rename.returncode == 0, err
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:  # until the watch indexed every edit
-            kinds = _all_changes(env)
-            if (
-                sum(c["kind"] == "create" and "edit" in c["current"]["relPath"] for c in kinds)
-                == edits
-            ):
+        while time.monotonic() < deadline:  # until the watch indexed every change outside gno
+            got = _all_changes(env)
+            kinds = [c["kind"] for c in got]
+            created = sum(c["kind"] == "create" and "edit" in c["current"]["relPath"] for c in got)
+            if created == edits and kinds.count("rename") == 2 and "update" in kinds:
                 break
             time.sleep(0.5)
+        else:
+            pytest.fail(f"the watch did not journal every change outside gno: {kinds}")
     finally:
         watch.send_signal(signal.SIGTERM)
         watch.wait(timeout=30)
@@ -232,14 +269,23 @@ def test_watch_capture_flood_and_rename_together_give_one_entry_per_change(
     got = _all_changes(env)
     files = sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*.md"))
     creates = sorted(c["current"]["relPath"] for c in got if c["kind"] == "create")
-    renames = [
+    renames = sorted(
         (c["previous"]["relPath"], c["current"]["relPath"]) for c in got if c["kind"] == "rename"
-    ]
-    assert renames == [("plain.md", "moved.md")]
-    # every file on disk was created once (the renamed one under its old name), none twice
-    assert creates == sorted([*(f for f in files if f != "moved.md"), "plain.md"])
+    )
+    assert renames == [("old.md", "sub/shell-moved.md"), ("plain.md", "moved.md")]
+    # every file on disk was created once (a renamed one under its old name), none twice
+    assert creates == sorted(
+        [*(f for f in files if f not in ("moved.md", "sub/shell-moved.md")), "plain.md", "old.md"]
+    )
     assert not [c for c in got if c["kind"] in ("inactivate", "reactivate")]
+    assert [c["current"]["relPath"] for c in got if c["kind"] == "update"] == ["hub.md"]
+    # one entry per real change: 3 notes indexed at init, the flood, the edits written outside
+    # gno, the hub edit, the gno rename and the shell move
+    assert len(got) == 3 + flood + edits + 1 + 2
     assert len([f for f in files if f.startswith("flood/")]) == flood
+    # counted against the files: the journal replayed is the vault, byte for byte
+    on_disk = {f: hashlib.sha256((vault / f).read_bytes()).hexdigest() for f in files}
+    assert _replay(got) == on_disk
 
 
 def test_a_core_agent_reads_the_changes_another_agent_made(tmp_path: Path, vault: Path) -> None:
