@@ -26,10 +26,13 @@ class MoveCandidates:
     def __init__(self, states: Mapping[str, SourceState], seen: Iterable[str]) -> None:
         present = set(seen)
         self._by_hash: dict[str, deque[str]] = defaultdict(deque)
-        for rel_path in sorted(states):
-            state = states[rel_path]
-            if state.active and not state.failed and rel_path not in present:
-                self._by_hash[state.source_hash].append(rel_path)
+        gone = [
+            rel_path
+            for rel_path, state in states.items()
+            if state.active and not state.failed and rel_path not in present
+        ]
+        for rel_path in sorted(gone):
+            self._by_hash[states[rel_path].source_hash].append(rel_path)
         #: the gone paths paired so far (their deactivation went with their move)
         self.taken: set[str] = set()
 
