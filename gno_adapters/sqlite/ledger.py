@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import replace
 
 from gno_adapters.sqlite import journal, lexical
 from gno_adapters.sqlite.carry import carry_vectors
 from gno_adapters.sqlite.connection import write_transaction
 from gno_adapters.sqlite.errors import translate_errors
+from gno_adapters.sqlite.ledger_entries import (
+    SNAP_COLUMNS,
+    collection_renamed,
+    inactivated,
+    moved_into,
+    snapshot,
+    upserted,
+)
 from gno_adapters.sqlite.link_writes import (
     mark_keys_pending,
     mark_links_of_pending,
@@ -33,7 +40,7 @@ from gno_core.domain import (
     SyncBatch,
 )
 from gno_core.errors import DuplicateError
-from gno_core.journal.entries import PendingEntry, Snapshot, build_entry, classify
+from gno_core.journal.entries import PendingEntry, build_entry
 from gno_core.journal.structure import Structure, structure_of
 from gno_core.metadata.extract import metadata_json
 from gno_core.ports.clock import Clock
@@ -47,22 +54,6 @@ def _failure_row(f: IngestFailure, now: str) -> tuple[object, ...]:
 
 def _chunk_row(mirror_hash: str, c: Chunk) -> tuple[object, ...]:
     return (mirror_hash, c.seq, c.pos, c.text, c.start_line, c.end_line, c.language, c.token_count)
-
-
-def _snapshot(row: Sequence[object], active: bool | None = None) -> Snapshot:
-    """A snapshot of a ``_SNAP_COLUMNS`` row."""
-    collection, rel_path, source_hash, mirror_hash, was_active, title = row[:6]
-    return Snapshot(
-        str(collection),
-        str(rel_path),
-        str(source_hash),
-        str(mirror_hash),
-        bool(was_active) if active is None else active,
-        title if isinstance(title, str) else None,
-    )
-
-
-_SNAP_COLUMNS = "collection, rel_path, source_hash, mirror_hash, active, title, structure, id"
 
 
 class ApswLedger:
@@ -151,14 +142,14 @@ class ApswLedger:
             for rel_path in batch.deactivate:
                 for row in self._conn.execute(
                     "UPDATE documents SET active = 0 WHERE collection = ? AND rel_path = ? "
-                    f"AND active = 1 RETURNING {_SNAP_COLUMNS}",
+                    f"AND active = 1 RETURNING {SNAP_COLUMNS}",
                     (batch.collection, rel_path),
                 ).fetchall():
                     doc_id = int(str(row[7]))
                     self._conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
                     mark_names_pending(self._conn, doc_id)
-                    if self._journal and not _moved_into(rel_path, moved, batch):
-                        entries.append(_inactivated(row))
+                    if self._journal and not moved_into(rel_path, moved, batch):
+                        entries.append(inactivated(row))
             self._conn.executemany(
                 "DELETE FROM ingest_errors WHERE collection = ? AND rel_path = ?",
                 [(batch.collection, rel_path) for rel_path in batch.forget_failures],
@@ -185,7 +176,7 @@ class ApswLedger:
         out: dict[str, tuple[object, ...]] = {}
         for old_path, new_path in batch.renamed:
             row = self._conn.execute(
-                f"SELECT {_SNAP_COLUMNS} FROM documents WHERE collection = ? AND rel_path = ? "
+                f"SELECT {SNAP_COLUMNS} FROM documents WHERE collection = ? AND rel_path = ? "
                 "AND active = 1",
                 (batch.collection, old_path),
             ).fetchone()
@@ -286,7 +277,7 @@ class ApswLedger:
             )
             doc_id = conn.last_insert_rowid()
         if structure is not None:
-            entry = _upserted(item, old, structure, moved)
+            entry = upserted(item, old, structure, moved)
             if entry is not None:
                 entries.append(entry)
         was_active = bool(old is not None and old[2])
@@ -345,8 +336,8 @@ class ApswLedger:
                 entries.append(
                     build_entry(
                         "reactivate",
-                        _snapshot(snap),
-                        _snapshot(snap, active=True),
+                        snapshot(snap),
+                        snapshot(snap, active=True),
                         before,
                         before,
                         previous_known=before is not None,
@@ -361,14 +352,14 @@ class ApswLedger:
         with translate_errors("deactivating a collection"), write_transaction(self._conn):
             rows = self._conn.execute(
                 f"UPDATE documents SET active = 0 WHERE collection = ? AND active = 1 "
-                f"RETURNING {_SNAP_COLUMNS}",
+                f"RETURNING {SNAP_COLUMNS}",
                 (collection,),
             ).fetchall()
             ids = [int(str(r[7])) for r in rows]
             if self._journal:
                 journal.append(
                     self._conn,
-                    [_inactivated(r) for r in sorted(rows, key=lambda r: str(r[1]))],
+                    [inactivated(r) for r in sorted(rows, key=lambda r: str(r[1]))],
                     now_ns,
                 )
             self._conn.executemany("DELETE FROM documents_fts WHERE rowid = ?", [(i,) for i in ids])
@@ -394,14 +385,14 @@ class ApswLedger:
             self._conn.execute("DELETE FROM documents WHERE collection = ?", (new,))
             self._conn.execute("DELETE FROM ingest_errors WHERE collection = ?", (new,))
             moved = self._conn.execute(
-                f"UPDATE documents SET collection = ? WHERE collection = ? RETURNING {_SNAP_COLUMNS}",
+                f"UPDATE documents SET collection = ? WHERE collection = ? RETURNING {SNAP_COLUMNS}",
                 (new, old),
             ).fetchall()
             if self._journal:
                 journal.append(
                     self._conn,
                     [
-                        _collection_renamed(r, old)
+                        collection_renamed(r, old)
                         for r in sorted(moved, key=lambda r: str(r[1]))
                         if r[4]
                     ],
@@ -419,83 +410,3 @@ class ApswLedger:
                 "DELETE FROM content WHERE NOT EXISTS "
                 "(SELECT 1 FROM documents d WHERE d.mirror_hash = content.mirror_hash)"
             )
-
-
-def _collection_renamed(row: Sequence[object], old: str) -> PendingEntry:
-    """The ``rename`` entry of an active ``_SNAP_COLUMNS`` row moved from collection ``old``."""
-    structure = Structure.from_json(row[6] if isinstance(row[6], str) else None)
-    current = _snapshot(row)
-    return build_entry(
-        "rename",
-        replace(current, collection=old),
-        current,
-        structure,
-        structure,
-        previous_known=structure is not None,
-    )
-
-
-def _inactivated(row: Sequence[object]) -> PendingEntry:
-    """The ``inactivate`` entry of a ``_SNAP_COLUMNS`` row that was active."""
-    before = Structure.from_json(row[6] if isinstance(row[6], str) else None)
-    return build_entry(
-        "inactivate",
-        _snapshot(row, active=True),
-        _snapshot(row, active=False),
-        before,
-        None,
-        previous_known=before is not None,
-    )
-
-
-def _upserted(
-    item: IndexedDocument,
-    old: Sequence[object] | None,
-    structure: Structure,
-    moved: dict[str, tuple[object, ...]],
-) -> PendingEntry | None:
-    """The entry of an upsert (``old``: the row at its path before), or None when nothing the
-    journal records changed."""
-    current = Snapshot(
-        item.collection, item.rel_path, item.source_hash, item.mirror_hash, True, item.meta.title
-    )
-    source = next((r for r in moved.values() if r[8] == item.rel_path), None)
-    if source is not None:
-        before = Structure.from_json(source[6] if isinstance(source[6], str) else None)
-        return build_entry(
-            "rename",
-            _snapshot(source),
-            current,
-            before,
-            structure,
-            previous_known=before is not None,
-        )
-    previous = None
-    before = None
-    if old is not None:
-        previous = Snapshot(
-            str(old[4]),
-            str(old[5]),
-            str(old[6]),
-            str(old[1]),
-            bool(old[2]),
-            old[3] if isinstance(old[3], str) else None,
-        )
-        before = Structure.from_json(old[7] if isinstance(old[7], str) else None)
-    kind = classify(previous, current, before, structure)
-    if kind is None:
-        return None
-    return build_entry(
-        kind,
-        previous,
-        current,
-        before,
-        structure,
-        previous_known=old is None or before is not None,
-    )
-
-
-def _moved_into(rel_path: str, moved: dict[str, tuple[object, ...]], batch: SyncBatch) -> bool:
-    """Whether ``rel_path`` went to a path this batch indexed (its ``rename`` entry says so)."""
-    source = moved.get(rel_path)
-    return source is not None and any(u.rel_path == source[8] for u in batch.upserts)
