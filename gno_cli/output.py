@@ -17,6 +17,15 @@ def emit_json(payload: WireModel | dict[str, Any] | list[Any], out: TextIO | Non
     stream.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
+def note_trace(trace_id: str | None) -> None:
+    """``Trace: <id>`` on stderr when the command was traced (stdout stays as scripts parse
+    it); nothing when tracing is off."""
+    if trace_id is not None:
+        import sys
+
+        print(f"Trace: {trace_id}", file=sys.stderr)
+
+
 def emit(text: str, out: TextIO | None = None) -> None:
     (out or sys.stdout).write(text if text.endswith("\n") else text + "\n")
 

@@ -53,6 +53,8 @@ class YamlConfigRepository:
         self._yaml_rt: YAML | None = None
         # The parsed-config cache shared by new processes (None: parse every time).
         self._cache_dir = cache_dir
+        # ``section``'s plain values, with the stamp of the file they were read from.
+        self._plain: tuple[tuple[int, int, int], dict[str, Any]] | None = None
 
     @property
     def _yaml(self) -> YAML:
@@ -108,6 +110,35 @@ class YamlConfigRepository:
         if stamp is not None:
             self._cache = (stamp, config.model_copy(deep=True))
         return config
+
+    def section(self, name: str) -> object:
+        stamp = self._stamp()
+        if stamp is None:
+            return None
+        if self._plain is None or self._plain[0] != stamp:
+            # The shared cache holds the validated config as plain JSON: a hit builds no model
+            # (no pydantic in a plain ``gno search``); a miss loads (and stores) it.
+            plain = self._cached_plain(self._text())
+            if plain is None:
+                plain = self.load().model_dump(mode="json")
+            self._plain = (stamp, plain)
+        return self._plain[1].get(name)
+
+    def _cached_plain(self, text: str) -> dict[str, Any] | None:
+        import hashlib
+
+        cache_file = self._cache_file
+        if cache_file is None:
+            return None
+        try:
+            entry = json.loads(cache_file.read_bytes())
+            ok = entry.get("format") == CACHE_FORMAT and entry.get("gno") == __version__
+            if not ok or entry.get("sha256") != hashlib.sha256(text.encode()).hexdigest():
+                return None
+            config = entry["config"]
+            return config if isinstance(config, dict) else None
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None
 
     def _stamp(self) -> tuple[int, int, int] | None:
         try:
@@ -187,6 +218,7 @@ class YamlConfigRepository:
         self._yaml.dump(doc, buffer)
         _atomic_write(self._path, buffer.getvalue())
         self._cache = None
+        self._plain = None
 
 
 def construct(model: type[M], data: Any) -> M:

@@ -22,5 +22,10 @@ class InMemoryConfigRepository:
             raise NotInitializedError("No gno configuration in memory; save one first")
         return GnoConfig.model_validate_json(self._stored)
 
+    def section(self, name: str) -> object:
+        import json
+
+        return None if self._stored is None else json.loads(self._stored).get(name)
+
     def save(self, config: GnoConfig) -> None:
         self._stored = config.model_dump_json()

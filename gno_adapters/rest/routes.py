@@ -252,9 +252,14 @@ def register_rest(
             got = GetRequest.model_validate({**given, "ref": ref})
         except Exception as exc:
             return _failure(exc)
-        return await call(
-            lambda f: f.get(got.ref, from_line=got.from_line, line_count=got.line_count)
-        )
+
+        def read(f: Facade) -> Any:
+            result = f.get(got.ref, from_line=got.from_line, line_count=got.line_count)
+            if got.trace_id is not None:  # continue that trace with the exact span returned
+                f.trace_get(got.trace_id, got.ref, result)
+            return result
+
+        return await call(read)
 
     if "links" in capabilities:
 

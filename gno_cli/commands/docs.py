@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from gno_cli.options import OneCollection, add_request_options, defer
-from gno_cli.output import emit, emit_json, number_lines
+from gno_cli.output import emit, emit_json, note_trace, number_lines
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
@@ -60,6 +60,7 @@ def _multi_get_options(p: argparse.ArgumentParser) -> None:
 def run_get(ctx: Context) -> int:
     a = ctx.args
     result = ctx.gno.get(a.ref, from_line=a.from_line, line_count=a.line_count)
+    note_trace(ctx.gno.trace_get(a.trace_id, a.ref, result))
     if ctx.json:
         emit_json(result)
         return 0

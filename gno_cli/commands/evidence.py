@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from gno_cli.options import add_request_options, defer, request_values
-from gno_cli.output import emit, emit_json
+from gno_cli.output import emit, emit_json, note_trace
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
@@ -69,6 +69,7 @@ def run_context(ctx: Context) -> int:
     values["query_modes"] = query_modes(values.get("query_modes", []))
     request = ContextRequest.model_validate(values)
     capsule = ctx.gno.context(request).wire()
+    note_trace(ctx.gno.trace_capsule("gno context", request, capsule))
     note = _gap_note(ctx, capsule)
     if note:
         print(note, file=sys.stderr)
@@ -210,7 +211,9 @@ def run_ask(ctx: Context) -> int:
     values = request_values(ctx.args, AskRequest)
     values["query_modes"] = query_modes(values.get("query_modes", []))
     values["verify"] = True
-    result = ctx.gno.ask(AskRequest.model_validate(values)).wire()
+    request = AskRequest.model_validate(values)
+    result = ctx.gno.ask(request).wire()
+    note_trace(ctx.gno.trace_capsule("gno ask", request, result))
     if ctx.json:
         emit_json(result)
     else:

@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gno_cli.options import add_field_options, defer, given_values, request_values
-from gno_cli.output import emit, emit_json
+from gno_cli.output import emit, emit_json, note_trace
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
@@ -128,5 +128,12 @@ def plain_request(ctx: Context, specs: tuple[FieldSpec, ...] | None = None) -> A
 def run_search(ctx: Context) -> int:
     plain: SearchAsk | None = plain_request(ctx)
     if plain is not None:
-        return print_hits(ctx, plain.query, ctx.gno.keyword_hits(plain))
-    return print_results(ctx, ctx.gno.search(request_from(ctx.args)))
+        hits = ctx.gno.keyword_hits(plain)
+        code = print_hits(ctx, plain.query, hits)
+        note_trace(ctx.gno.trace_hits("gno search", plain, "bm25", hits))
+        return code
+    request = request_from(ctx.args)
+    results = ctx.gno.search(request)
+    code = print_results(ctx, results)
+    note_trace(ctx.gno.trace_results("gno search", request, results))
+    return code

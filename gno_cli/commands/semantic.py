@@ -20,7 +20,7 @@ from gno_cli.options import (
     query_modes,
     validated,
 )
-from gno_cli.output import emit, emit_json
+from gno_cli.output import emit, emit_json, note_trace
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
@@ -70,10 +70,13 @@ def run_vsearch(ctx: Context) -> int:
         found = ctx.gno.vector_hits(plain)
         code = print_hits(ctx, plain.query, found.hits)
         note_gap(ctx, found.gap.message if found.gap else None)
+        note_trace(ctx.gno.trace_hits("gno vsearch", plain, "vector", found.hits))
         return code
-    results = ctx.gno.vsearch(request_from(ctx.args))
+    request = request_from(ctx.args)
+    results = ctx.gno.vsearch(request)
     code = print_results(ctx, results)
     note_gap(ctx, _gap_message(results.meta))
+    note_trace(ctx.gno.trace_results("gno vsearch", request, results))
     return code
 
 
@@ -110,14 +113,18 @@ def run_query(ctx: Context) -> int:
         how = ctx.gno.query_hits(plain)
         code = print_hits(ctx, plain.query, how.hits)
         gap = how.gap.message if how.gap else None
+        trace = ctx.gno.trace_hits("gno query", plain, "hybrid", how.hits)
     else:
-        results = ctx.gno.query(query_request(ctx.args))
+        request = query_request(ctx.args)
+        results = ctx.gno.query(request)
         code = print_results(ctx, results)
         how = results.meta
         gap = _gap_message(how)
+        trace = ctx.gno.trace_results("gno query", request, results)
     if not ctx.json and not ctx.args.files:
         _print_how(how)
     note_gap(ctx, gap)
+    note_trace(trace)
     return code
 
 

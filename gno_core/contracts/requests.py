@@ -156,6 +156,13 @@ class GetRequest(Request):
         ge=1,
         description="Number of lines to return; prefer a small range before fetching full docs",
     )
+    trace_id: Annotated[
+        str | None, Cli(flags=("--trace-id",), help="add the returned lines to this trace")
+    ] = Field(
+        default=None,
+        max_length=64,
+        description="Continue an open retrieval trace (from _meta.gno.retrievalTrace.traceId)",
+    )
 
 
 class MultiGetRequest(Request):

@@ -22,6 +22,13 @@ class ConfigRepository(Protocol):
         ``VALIDATION`` when the stored configuration is malformed (message names the problem)."""
         ...
 
+    def section(self, name: str) -> object:
+        """One top-level section of the configuration (by its Python field name, e.g.
+        ``retrieval_traces``) as plain JSON values, None when there is no configuration; read
+        without building the whole validated configuration when the adapter can (a hot path
+        asks whether an opt-in feature is on). Same errors as ``load`` otherwise."""
+        ...
+
     def save(self, config: GnoConfig) -> None:
         """Persist ``config`` atomically (write then rename); comments the user wrote are kept
         where the format allows. Raises ``RUNTIME`` on I/O failure."""

@@ -30,7 +30,16 @@ if TYPE_CHECKING:
     from gno_core.index_handle import IndexHandle
     from gno_core.ports.traces import TraceStore
 
-__all__ = ["OPEN_SECONDS", "TraceDetail", "Traces", "query_digest"]
+__all__ = [
+    "OPEN_SECONDS",
+    "TraceDetail",
+    "Traces",
+    "capsule_events",
+    "filters_of",
+    "hit_events",
+    "query_digest",
+    "result_events",
+]
 
 #: How long a trace stays open after its last record for a ``get`` to continue it.
 OPEN_SECONDS = 300
@@ -39,6 +48,82 @@ NS = 1_000_000_000
 
 def query_digest(text: str) -> str:
     return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()
+
+
+#: Request fields that are text the person typed (kept only as the query in ``replay`` mode).
+_TEXT_FIELDS = frozenset({"query", "goal", "intent", "query_modes", "project_hints", "ref"})
+_FILTER_FIELDS = (
+    "collection", "limit", "min_score", "lang", "exclude", "since", "until", "categories",
+    "author", "tags_all", "tags_any", "path_prefix", "filter",
+)  # fmt: skip
+
+
+def filters_of(request: Any) -> dict[str, Any]:
+    """The filters of a retrieval request (a pydantic request or a plain one), without the
+    text fields, JSON values only."""
+    dump = getattr(request, "model_dump", None)
+    if callable(dump):
+        values: dict[str, Any] = dump(mode="json", exclude_defaults=True)
+        return {k: v for k, v in values.items() if k not in _TEXT_FIELDS}
+    out: dict[str, Any] = {}
+    for name in _FILTER_FIELDS:
+        value = getattr(request, name, None)
+        if value is not None and not callable(value):
+            out[name] = value if isinstance(value, str | int | float | bool | list) else str(value)
+    return out
+
+
+def result_events(wire: dict[str, Any]) -> list[NewEvent]:
+    """The ranked results of a ``search-results`` answer in its wire form."""
+    events = []
+    for rank, hit in enumerate(wire.get("results", []), 1):
+        span = hit.get("snippetRange") or {}
+        line = hit.get("line")
+        events.append(
+            NewEvent(
+                "result",
+                hit["docid"],
+                hit["uri"],
+                rank,
+                hit.get("score"),
+                span.get("startLine", line),
+                span.get("endLine", line),
+            )
+        )
+    return events
+
+
+def capsule_events(wire: dict[str, Any]) -> list[NewEvent]:
+    """The evidence passages of a context capsule (or of an Ask answer's capsule), in order."""
+    capsule = wire.get("verification", {}).get("capsule", wire) if "verification" in wire else wire
+    return [
+        NewEvent(
+            "result",
+            item["docid"],
+            item["uri"],
+            item.get("retrievalRank", rank),
+            None,
+            item["startLine"],
+            item["endLine"],
+        )
+        for rank, item in enumerate(capsule.get("evidence", []), 1)
+    ]
+
+
+def hit_events(hits: Sequence[Any]) -> list[NewEvent]:
+    """Plain ranked hits (``RankedHit``: document, score, uri, passage) as result events."""
+    return [
+        NewEvent(
+            "result",
+            h.document.docid,
+            h.uri,
+            rank,
+            h.score,
+            h.passage.start_line if h.passage else None,
+            h.passage.end_line if h.passage else None,
+        )
+        for rank, h in enumerate(hits, 1)
+    ]
 
 
 class TraceDetail:
@@ -64,9 +149,11 @@ class Traces:
 
     def settings(self) -> RetrievalTracesConfig | None:
         """The trace settings when tracing is on, else None."""
-        config = self._handle.load_config_or_default()
-        traces = config.retrieval_traces
-        return traces if traces.enabled else None
+        # Off is the common case: decided from the plain section, no model built.
+        raw = self._handle.config.section("retrieval_traces")
+        if not isinstance(raw, dict) or not raw.get("enabled"):
+            return None
+        return self._handle.load_config().retrieval_traces
 
     def retention(self) -> TraceRetention:
         r = self._handle.load_config_or_default().retrieval_traces.retention
@@ -79,7 +166,7 @@ class Traces:
     # -- recording ----------------------------------------------------------------------------
 
     def begin(
-        self, tool: str, query: str, filters: dict[str, Any], mode: str
+        self, tool: str, query: str, filters: dict[str, Any], mode: str, *, keep_text: bool = True
     ) -> tuple[str, TraceRetention] | None:
         """Open a trace for one retrieval call; None (and no work) when tracing is off."""
         settings = self.settings()
@@ -98,10 +185,10 @@ class Traces:
         model = self._fingerprint() if mode in ("vector", "hybrid") else None
         if model:
             fingerprints["model"] = model
-        replay = settings.redaction_mode == "replay"
+        replay = settings.redaction_mode == "replay" and keep_text
         trace = NewTrace(
             tool=tool,
-            redaction_mode=settings.redaction_mode,
+            redaction_mode="replay" if replay else "metadata",
             query_digest=query_digest(query),
             query_shape={"chars": len(query), "terms": len(query.split())},
             filters={k: v for k, v in sorted(filters.items()) if v not in (None, [], {}, "")},
@@ -127,8 +214,32 @@ class Traces:
             return None
         trace_id, retention = opened
         run = NewRun(kind, mode, detail={"results": len(hits)})  # type: ignore[arg-type]
-        self.store.record(trace_id, run, hits, retention, self._handle.clock.now_ns())
-        return trace_id
+        store = self.store
+        store.record(trace_id, run, hits, retention, self._handle.clock.now_ns())
+        # No dead id: retention may have had to drop the trace at once.
+        return trace_id if store.header(trace_id) is not None else None
+
+    def get(
+        self, trace_id: str | None, ref: str, docid: str, uri: str, start: int, end: int
+    ) -> str | None:
+        """A ``get`` that returned lines ``start``-``end``: added to the open trace
+        ``trace_id`` when there is one, else recorded as a trace of its own (the ref is kept
+        as a digest only); None when tracing is off or no line was returned."""
+        if end < start or start < 1 or self.settings() is None:
+            return None
+        if trace_id is not None:
+            recorded = self.opened(trace_id, docid, uri, start, end)
+            if recorded is not None:
+                return recorded
+        opened = self.begin("gno_get", ref, {}, "get", keep_text=False)
+        if opened is None:
+            return None
+        new_id, retention = opened
+        event = NewEvent("opened", docid, uri, start_line=start, end_line=end)
+        run = NewRun("get", "get", detail={"lines": end - start + 1})
+        store = self.store
+        store.record(new_id, run, [event], retention, self._handle.clock.now_ns())
+        return new_id if store.header(new_id) is not None else None
 
     def opened(self, trace_id: str, docid: str, uri: str, start: int, end: int) -> str | None:
         """Record the exact span a ``get`` returned in an open trace; the trace id when it was

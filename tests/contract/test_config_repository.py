@@ -17,6 +17,7 @@ Factory = Callable[[Path], ConfigRepository]
 FACTORIES: dict[str, Factory] = {
     "memory": lambda _tmp: InMemoryConfigRepository(),
     "yaml": lambda tmp: YamlConfigRepository(tmp / "cfg" / "index.yml"),
+    "yaml-cached": lambda tmp: YamlConfigRepository(tmp / "cfg" / "index.yml", tmp / "cache"),
 }
 
 
@@ -45,3 +46,15 @@ def test_round_trip(repo: ConfigRepository) -> None:
     loaded.collections.clear()
     repo.save(loaded)
     assert repo.load().collections == []
+
+
+def test_section_reads_one_part_as_plain_values(repo: ConfigRepository) -> None:
+    from gno_core.config import RetrievalTracesConfig
+
+    assert repo.section("retrieval_traces") is None  # no configuration yet
+    repo.save(GnoConfig())
+    assert repo.section("retrieval_traces") == RetrievalTracesConfig().model_dump(mode="json")
+    repo.save(GnoConfig(retrieval_traces=RetrievalTracesConfig(enabled=True)))
+    on = repo.section("retrieval_traces")
+    assert isinstance(on, dict) and on["enabled"] is True
+    assert repo.section("no_such_section") is None

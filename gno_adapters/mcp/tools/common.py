@@ -51,6 +51,14 @@ def tool_result(text: str, structured: Wired) -> JSONObject:
     return {"content": [{"type": "text", "text": text}], "structuredContent": structured.wire()}
 
 
+def traced(result: JSONObject, trace_id: str | None) -> JSONObject:
+    """``result`` with the private trace id in its top-level ``_meta`` (never in the
+    model-visible content nor in ``structuredContent``); unchanged when there is none."""
+    if trace_id is not None:
+        result["_meta"] = {"gno": {"retrievalTrace": {"traceId": trace_id}}}
+    return result
+
+
 #: ``_meta`` key of a failed tool call's stable gno error code (``LOCKED``, ``INVALID_PATH`` ...),
 #: so a client can branch on the code rather than parse the message.
 ERROR_META = "gno/error"

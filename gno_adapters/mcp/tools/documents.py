@@ -42,7 +42,8 @@ def _get(call: ToolCall) -> JSONObject:
             f"(Markdown mirror of a converted file, made by {got.conversion.converter_id}: line "
             "numbers count lines of this mirror, not of the file)\n" + text
         )
-    return tool_result(text or f"(empty document: {got.uri})", got)
+    out = tool_result(text or f"(empty document: {got.uri})", got)
+    return c.traced(out, call.facade.trace_get(req.trace_id, req.ref, got))
 
 
 def render_multi_get(result: MultiGetResult, line_numbers: bool) -> str:

@@ -48,7 +48,8 @@ def _context(call: ToolCall) -> JSONObject:
     note = _gap_note(call, capsule)
     if note:
         content.append({"type": "text", "text": note})
-    return {"content": content, "structuredContent": capsule}
+    out: JSONObject = {"content": content, "structuredContent": capsule}
+    return c.traced(out, call.facade.trace_capsule("gno_context", request, capsule))
 
 
 def _gap_note(call: ToolCall, capsule: dict[str, Any]) -> str | None:
@@ -183,7 +184,8 @@ def _ask(call: ToolCall) -> JSONObject:
     request = validated(AskRequest, call.arguments)
     result = call.facade.ask(request, cancelled=call.ctx.cancelled.is_set).wire()
     text = render_ask(result, _gap_note(call, result))
-    return {"content": [{"type": "text", "text": text}], "structuredContent": result}
+    out: JSONObject = {"content": [{"type": "text", "text": text}], "structuredContent": result}
+    return c.traced(out, call.facade.trace_capsule("gno_ask", request, result))
 
 
 ASK = ToolDef(name="gno_ask", input_schema=ASK_INPUT, output="ask", handler=_ask, requires="ask")

@@ -56,8 +56,10 @@ def render_results(results: SearchResults) -> str:
 
 
 def _search(call: ToolCall) -> JSONObject:
-    results = call.facade.search(search_request(call))
-    return tool_result(render_results(results), results)
+    request = search_request(call)
+    results = call.facade.search(request)
+    out = tool_result(render_results(results), results)
+    return c.traced(out, call.facade.trace_results("gno_search", request, out["structuredContent"]))
 
 
 SEARCH = ToolDef(

@@ -64,8 +64,12 @@ SIMILAR_INPUT = DerivedSchema("SimilarRequest")
 
 
 def _vsearch(call: ToolCall) -> JSONObject:
-    results = call.facade.vsearch(search_request(call))
-    return tool_result(render_results(results), results)
+    request = search_request(call)
+    results = call.facade.vsearch(request)
+    out = tool_result(render_results(results), results)
+    return c.traced(
+        out, call.facade.trace_results("gno_vsearch", request, out["structuredContent"])
+    )
 
 
 def _query(call: ToolCall) -> JSONObject:
@@ -80,7 +84,8 @@ def _query(call: ToolCall) -> JSONObject:
         f"reranked: {str(bool(meta.reranked)).lower()}, "
         f"expanded: {str(bool(meta.expanded)).lower()})"
     )
-    return tool_result(text, results)
+    out = tool_result(text, results)
+    return c.traced(out, call.facade.trace_results("gno_query", request, out["structuredContent"]))
 
 
 def render_similar(res: SimilarResults) -> str:

@@ -1,0 +1,95 @@
+"""Retrieval traces from the real CLI over SQLite: ``Trace: <id>`` on stderr (stdout unchanged)
+for search, query, get and context (vsearch and ask: the MCP test) when ``retrievalTraces.enabled``; nothing and
+no trace when off; ``get --trace-id`` records the exact span it printed and nothing for an
+out-of-range or failed get."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from gno_adapters.bootstrap import open_gno
+from tests.integration.cli_helpers import Cli
+
+NOTES = {
+    "alpha.md": "# Alpha\n\nalpha beta gamma\n\nmore alpha\n\nlast line\n",
+    "beta.md": "# Beta\n\nbeta only here, alpha once\n",
+}
+TRACE = re.compile(r"^Trace: (trc_[0-9a-f]{32})$", re.M)
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Cli:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for name, text in NOTES.items():
+        (notes / name).write_text(text, encoding="utf-8")
+    run = Cli(tmp_path / "home", monkeypatch, capsys)
+    run.ok("collection", "add", str(notes), "--name", "notes")
+    run.ok("update")
+    return run
+
+
+def enable(cli: Cli, mode: str = "metadata") -> None:
+    (config,) = (cli.home / "config").rglob("*.yml")
+    text = config.read_text(encoding="utf-8")
+    off = "retrievalTraces:\n  enabled: false\n  redactionMode: metadata\n"
+    assert off in text
+    on = f"retrievalTraces:\n  enabled: true\n  redactionMode: {mode}\n"
+    config.write_text(text.replace(off, on), encoding="utf-8")
+
+
+def traces(cli: Cli) -> int:
+    with open_gno() as gno:
+        return gno.handle.index.traces.usage().traces
+
+
+COMMANDS = [
+    ["search", "alpha"],
+    ["search", "alpha", "--json"],
+    ["query", "alpha", "--fast"],
+    ["query", "alpha", "--json"],
+    ["get", "notes/alpha.md", "--from", "3", "-l", "2"],
+    ["context", "alpha", "--budget", "4000"],
+]
+
+
+def test_off_prints_no_trace_and_records_nothing(cli: Cli) -> None:
+    for argv in COMMANDS:
+        run = cli(*argv)
+        assert run.code == 0, (argv, run.err)
+        assert "Trace:" not in run.err
+    assert traces(cli) == 0
+
+
+def test_on_prints_the_trace_id_on_stderr_and_stdout_is_unchanged(cli: Cli) -> None:
+    before = [cli.ok(*argv).out for argv in COMMANDS]
+    enable(cli)
+    ids = []
+    for argv, out in zip(COMMANDS, before, strict=True):
+        run = cli.ok(*argv)
+        found = TRACE.findall(run.err)
+        assert len(found) == 1, (argv, run.err)
+        assert found[0] not in run.out
+        if "context" not in argv:  # a capsule records when it was compiled
+            assert run.out == out, argv
+        ids.append(found[0])
+    assert len(set(ids)) == len(ids) == traces(cli)
+
+
+def test_get_with_trace_id_records_the_span_it_printed(cli: Cli) -> None:
+    enable(cli, "replay")
+    (trace_id,) = TRACE.findall(cli.ok("search", "alpha").err)
+    got = cli.ok("get", "notes/alpha.md", "--from", "3", "-l", "2", "--trace-id", trace_id)
+    assert TRACE.findall(got.err) == [trace_id]
+    assert got.out == "alpha beta gamma\n\n"
+    past = cli("get", "notes/alpha.md", "--from", "99", "--trace-id", trace_id)
+    failed = cli("get", "notes/nope.md", "--trace-id", trace_id)
+    assert failed.code != 0 and "Trace:" not in past.err + failed.err
+    with open_gno() as gno:
+        detail = gno.trace_show(trace_id)
+    opened = [(e.start_line, e.end_line) for e in detail.events if e.kind == "opened"]
+    assert opened == [(3, 4)]
+    assert detail.header.query_text == "alpha"
