@@ -31,6 +31,7 @@ SECURITY_HEADERS = {
 STATIC_TYPES = {
     "gno.css": "text/css; charset=utf-8",
     "gno.js": "text/javascript; charset=utf-8",
+    "graph.js": "text/javascript; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
 

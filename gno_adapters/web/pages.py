@@ -1,5 +1,5 @@
 """The Web UI's pages on ``gno serve``: ``/`` (dashboard), ``/search``, ``/doc``, ``/browse`` and
-``/static/<name>``; ``/capture`` (a new note) on a server with writes on.
+``/graph``, ``/static/<name>``; ``/capture`` (a new note) on a server with writes on.
 
 Server-rendered HTML over the facade the REST API drives (the same worker threads, the same
 boundary: Host, Origin, peer, size, rate and admission have run before a page is asked for);
@@ -108,6 +108,32 @@ def register_web(
         except Exception as exc:
             return failed(exc, page_name="browse")
         return page("browse.html", **base, page_name="browse", collection=collection, **context)
+
+    @app.get("/graph", endpoint="web_graph")
+    async def graph() -> Response:
+        """The page; the browser fetches the graph itself from ``/api/graph`` (``graph.js``)."""
+        if "graph" not in offered:
+            from gno_core.errors import NotFoundError
+
+            return failed(NotFoundError("This server offers no graph"), page_name="graph")
+        args = request.args
+        collection = args.get("collection") or None
+        limit = min(views.positive_int(args.get("limit")) or views.GRAPH_LIMIT, 5000)
+        similar = args.get("similar") == "1"
+        try:
+            names = await read(views.collection_names)
+        except Exception as exc:
+            return failed(exc, page_name="graph")
+        return page(
+            "graph.html",
+            **base,
+            page_name="graph",
+            collections=names,
+            collection=collection or "",
+            limit=limit,
+            similar=similar,
+            source=views.graph_source(collection, limit, similar),
+        )
 
     @app.route("/capture", methods=["GET", "POST"], endpoint="web_capture")
     async def capture() -> Response:

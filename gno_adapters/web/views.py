@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlencode
 
 from markupsafe import Markup
 
@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from gno_core.surface import Facade
 
 PAGE_SIZE = 25
+#: The graph page's default node limit (the REST default); beyond it the graph is truncated to
+#: the highest-degree notes and the page says so.
+GRAPH_LIMIT = 2000
+GRAPH_EDGE_LIMIT = 20_000
 #: The sidebar lists at most this many outgoing links and backlinks (and says how many more).
 SIDE_LIMIT = 200
 #: gno error code -> HTTP status of the page that reports it; anything unlisted is a 500.
@@ -90,6 +94,16 @@ def dashboard(status: wire.Status) -> dict[str, Any]:
         "links": links,
         "errors": status.recent_errors[:10],
     }
+
+
+def graph_source(collection: str | None, limit: int, similar: bool) -> str:
+    """The REST call the graph page's script makes (``GET /api/graph``)."""
+    query = {"limit": str(limit), "edgeLimit": str(GRAPH_EDGE_LIMIT)}
+    if collection:
+        query["collection"] = collection
+    if similar:
+        query["includeSimilar"] = "true"
+    return "/api/graph?" + urlencode(query)
 
 
 def collection_names(facade: Facade) -> list[str]:

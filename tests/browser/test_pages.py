@@ -150,6 +150,7 @@ def test_browse_walks_collection_and_folders(browser: Any, foam: str) -> None:
         "/doc?ref=gno://foam/user/features/graph-view.md",
         "/browse",
         "/browse?collection=foam&folder=user/recipes",
+        "/graph",
         "/doc?ref=gno://foam/nope.md",
     ],
 )

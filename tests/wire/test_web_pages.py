@@ -28,6 +28,8 @@ PAGES = (
     "/browse",
     "/browse?collection=notes",
     "/browse?collection=notes&folder=sub%20dir",
+    "/graph",
+    "/graph?collection=notes&limit=5&similar=1",
 )
 
 
@@ -44,7 +46,9 @@ def assert_page(response: httpx.Response, status: int = 200) -> str:
     assert response.headers["x-content-type-options"] == "nosniff"
     html = response.text
     # No inline script, no inline style, nothing from another host.
-    assert re.findall(r"<script[^>]*>", html) == ['<script src="/static/gno.js" defer>']
+    scripts = re.findall(r"<script[^>]*>", html)
+    assert scripts[0] == '<script src="/static/gno.js" defer>'
+    assert all(re.fullmatch(r'<script src="/static/[a-z]+\.js" defer>', s) for s in scripts)
     assert "<style" not in html and " style=" not in html
     assert not re.search(r"""(?:src|href)=["']?(?:https?:)?//""", html)
     return html
@@ -64,6 +68,8 @@ def test_pages_answer_what_the_facade_answers() -> None:
         with in_process() as (_, client):
             dashboard = assert_page(await client.get("/"))
             assert '<dd id="count-documents">2</dd>' in dashboard
+            graph = assert_page(await client.get("/graph?collection=notes&limit=5&similar=1"))
+            assert 'data-src="/api/graph?limit=5&amp;edgeLimit=20000&amp;collection=notes' in graph
             found = assert_page(await client.get("/search?q=foam"))
             assert found.count('class="result"') == 1
             assert f'href="/doc?ref={ALPHA}&amp;line=' in found
@@ -125,6 +131,8 @@ def test_static_files_are_an_allowlist() -> None:
             )
             css = await client.get("/static/gno.css")
             assert css.status_code == 200 and "prefers-color-scheme: dark" in css.text
+            graph = await client.get("/static/graph.js")
+            assert graph.status_code == 200 and "textContent" in graph.text
             for name in ("..%2Fpages.py", "pages.py", "%2E%2E/assets.py", "templates"):
                 assert (await client.get(f"/static/{name}")).status_code == 404, name
 
