@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite drives for real (nginx for the reverse-proxy
-# tests; Chromium for the Web UI's browser tests, which Playwright drives at /usr/bin/chromium,
-# never downloading a browser of its own), once, from the distribution's own repository.
+# tests; iproute2 for the network-namespace egress tests; Chromium for the Web UI's browser
+# tests, which Playwright drives at /usr/bin/chromium, never downloading a browser of its
+# own), once, from the distribution's own repository.
 # Called by `nox -s tests`, so a fresh machine runs those tests instead of skipping them.
 # No-op when they are already there; when not root and apt-get is unavailable, says what is
 # missing and lets the tests report it.
@@ -13,6 +14,9 @@ if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
 fi
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
   missing+=(chromium)
+fi
+if ! command -v ip >/dev/null 2>&1 && [ ! -x /usr/sbin/ip ] && [ ! -x /sbin/ip ]; then
+  missing+=(iproute2)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 

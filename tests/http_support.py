@@ -17,10 +17,12 @@ import httpx
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from gno_adapters.http.app import create_app
+from gno_adapters.http.egress import GateReceipt
 from gno_adapters.http.gateway import Gateway
 from gno_adapters.http.runner import open_gateway, serve_gateway
 from gno_adapters.http.settings import GatewaySettings
 from gno_adapters.mcp.registry import ToolDef
+from gno_core.egress.decision import CollectionPolicy
 from tests.wire import real_facade
 from tests.wire.real_facade import envelope
 
@@ -31,6 +33,34 @@ ACCEPT = "application/json, text/event-stream"
 
 
 Factory = Callable[[], Any]
+
+
+class MemoryBook:
+    """The gate's ``EgressBook`` over a dict: policies, an epoch, receipts kept in order."""
+
+    def __init__(self, policies: dict[str, str]) -> None:
+        self.current = dict(policies)
+        self.revision = 1
+        self.receipts: list[GateReceipt] = []
+
+    def set(self, policies: dict[str, str]) -> None:
+        self.current = dict(policies)
+        self.revision += 1
+
+    def epoch(self) -> int:
+        return self.revision
+
+    def policies(self) -> list[CollectionPolicy]:
+        return [
+            CollectionPolicy(
+                name, policy, "explicit" if policy != "local_only" else "config_default"
+            )
+            for name, policy in self.current.items()
+        ]
+
+    def record(self, receipt: GateReceipt) -> str:
+        self.receipts.append(receipt)
+        return f"r{len(self.receipts)}"
 
 
 class ServerThread:
@@ -187,5 +217,14 @@ def assert_refusal(response: httpx.Response, status: int, reason: str) -> dict[s
     assert response.status_code == status, (response.status_code, response.text)
     body: dict[str, Any] = response.json()
     validate_contract("mcp-http-error", body)
-    assert body["error"]["data"] == {"status": status, "reason": reason}, body
+    data = body["error"]["data"]
+    assert {"status": data["status"], "reason": data["reason"]} == {
+        "status": status,
+        "reason": reason,
+    }, body
+    # Only an egress refusal carries more: its redacted evaluator audit.
+    assert set(data) == (
+        {"status", "reason", "egress"} if "egress" in data else {"status", "reason"}
+    )
+    assert ("egress" in data) == reason.startswith("egress_"), body
     return body

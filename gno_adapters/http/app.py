@@ -62,6 +62,12 @@ def create_app(gateway: Gateway) -> BoundaryMiddleware:
             gateway.capabilities,
             enable_write=gateway.settings.enable_write,
         )
+        from gno_adapters.rest.egress import register_rest_egress
+
+        def book_of(facade: Any) -> Any:  # read at each request: a test may swap the book
+            return gateway.egress_book(facade)
+
+        register_rest_egress(app, gateway.pool, book_of)
 
     @app.errorhandler(RequestEntityTooLarge)
     async def too_large(_: RequestEntityTooLarge) -> Response:

@@ -57,6 +57,13 @@ class Caller:
     #: Opaque per-caller label ``http:<16 hex>`` exposed to tools.
     label: str
     epoch: int
+    #: A proxy relayed the request: the socket peer is the proxy, never the caller.
+    proxied: bool = False
+
+    @property
+    def authenticated(self) -> bool:
+        """The caller proved a bearer token (a loopback caller without one did not)."""
+        return self.identity != LOOPBACK_IDENTITY
 
 
 class BoundaryPolicy:
@@ -132,6 +139,7 @@ class BoundaryPolicy:
             identity=identity,
             label=self.label(identity),
             epoch=epoch,
+            proxied=proxied,
         )
 
     def _authenticate(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from gno_adapters.http.admission import Admission, PeerConnections, RateLimiter
 from gno_adapters.http.boundary import BoundaryPolicy
+from gno_adapters.http.egress import EgressBookOf, facade_book
 from gno_adapters.http.sessions import SessionStore
 from gno_adapters.http.settings import GatewaySettings, default_hosts, default_origins
 from gno_adapters.http.token import BearerToken
@@ -40,6 +41,7 @@ class Gateway:
         token: BearerToken | None = None,
         capabilities: Iterable[str] = OPERATIONS,
         tools: tuple[ToolDef, ...] | None = None,
+        egress_book: EgressBookOf | None = None,
     ) -> None:
         self.settings = settings.with_port(port)
         self.instance_id = secrets.token_hex(16)
@@ -48,6 +50,8 @@ class Gateway:
             token = BearerToken.open(settings.token_file)
         self.token = token
         self.capabilities = frozenset(capabilities)
+        #: Where a worker's facade keeps the egress policies, their epoch and the receipts.
+        self.egress_book: EgressBookOf = egress_book or facade_book
         self.pool = FacadePool(factory, readers=settings.workers)
         self.handlers = GnoHandlers(
             self.pool.get,

@@ -1,4 +1,5 @@
-"""Boundary refusals: the one closed ``mcp-http-error@1.0`` body for 401/403/408/413/429/503.
+"""Boundary refusals: the one closed ``mcp-http-error@1.0`` body for 401/403/408/409/413/429/503
+(409: the egress policy changed after the request was admitted; retry it).
 
 Every refusal names a stable, redacted ``reason`` (``gno_core.contracts.gateway.HttpErrorReason``):
 the rule that refused, never the token, the peer or the offending header value.
@@ -19,6 +20,7 @@ STATUS_ERRORS: dict[int, tuple[int, str]] = {
     401: (-32000, "Unauthorized"),
     403: (-32003, "Forbidden"),
     408: (-32000, "Request timeout"),
+    409: (-32000, "Egress policy changed: retry"),
     413: (-32000, "Request body too large"),
     429: (-32000, "Too many requests"),
     503: (-32000, "Resident runtime unavailable"),

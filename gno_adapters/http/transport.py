@@ -21,13 +21,14 @@ import base64
 import binascii
 import logging
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from quart import Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from gno_adapters.http.boundary import CALLER_KEY, Caller
+from gno_adapters.http.egress import EgressBook, EgressGate, Ticket
 from gno_adapters.http.refusals import Refusal
 from gno_adapters.http.sessions import LegacySession
 from gno_adapters.mcp import jsonrpc
@@ -66,6 +67,10 @@ SESSION_NOT_FOUND = -32001
 _B64 = re.compile(r"=\?base64\?(?P<payload>[A-Za-z0-9+/]*={0,2})\?=")
 JSON_HEADERS = {"Cache-Control": "no-store"}
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+#: What a stream opened under an older egress epoch carries before it ends (content-free).
+POLICY_CHANGED_EVENT = (
+    b'event: egress_policy_changed\ndata: {"code":"EGRESS_POLICY_CHANGED","retry":true}\n\n'
+)
 
 
 class McpTransport:
@@ -78,6 +83,7 @@ class McpTransport:
         self.write_names = gateway.handlers.write_tool_names()
         self.keepalive = gateway.settings.keepalive_seconds
         self.max_body_bytes = gateway.settings.max_body_bytes
+        self.gate = EgressGate()
 
     async def handle(self) -> Response:
         scope: Any = request.scope
@@ -86,7 +92,7 @@ class McpTransport:
             if request.method == "POST":
                 return await self._post(caller)
             if request.method == "GET":
-                return self._get(caller)
+                return await self._get(caller)
             if request.method == "DELETE":
                 return self._delete(caller)
             problem = jsonrpc.RpcError(-32000, f"Method Not Allowed: {request.method} /mcp")
@@ -145,8 +151,9 @@ class McpTransport:
                 return Response(b"", status=202)
             return _error(404, rid, jsonrpc.method_not_found(method))
         self._write_gate(message, rid)
+        ticket = await self._egress(message, caller)
         connection = Connection.modern("http", identity=caller.label)
-        return await self._answer(connection, message, modern=True)
+        return await self._answer(connection, message, modern=True, ticket=ticket)
 
     def _ladder(self, message: jsonrpc.JSONObject, method: str) -> None:
         headers = request.headers
@@ -204,7 +211,8 @@ class McpTransport:
             return self._initialize(message, caller)
         session = self._session(sids, caller, rid)
         self._write_gate(message, rid)
-        return await self._answer(session.connection, message, modern=False)
+        ticket = await self._egress(message, caller)
+        return await self._answer(session.connection, message, modern=False, ticket=ticket)
 
     def _initialize(self, message: jsonrpc.JSONObject, caller: Caller) -> Response:
         session = self.sessions.open(
@@ -218,14 +226,24 @@ class McpTransport:
         return _json(200, response, {SESSION_HEADER: session.id})
 
     async def _answer(
-        self, connection: Connection, message: jsonrpc.JSONObject, *, modern: bool
+        self,
+        connection: Connection,
+        message: jsonrpc.JSONObject,
+        *,
+        modern: bool,
+        ticket: Ticket | None = None,
     ) -> Response:
         reply = self.engine.handle(connection, message)
         response = reply.response
-        if reply.work is not None:
+        work = reply.work
+        if ticket is not None and not ticket.local:
+            # Held to the policy on the worker, right after the work: the epoch it was admitted
+            # under, the scope that may go, a receipt; nothing protected is written otherwise.
+            work = _released(ticket, work, response, self._book)
+        if work is not None:
             write = _tool_name(message) in self.write_names
             try:
-                response = await self.pool.run(reply.work, write=write)
+                response = await self.pool.run(work, write=write)
             except asyncio.CancelledError:
                 connection.cancel(message.get("id"))  # the client went away: drop the result
                 raise
@@ -235,6 +253,35 @@ class McpTransport:
         if modern and "error" in response:
             status = MODERN_STATUS.get(response["error"].get("code"), 200)
         return _json(status, response, sse=_wants_sse())
+
+    async def _egress(self, message: jsonrpc.JSONObject, caller: Caller) -> Ticket | None:
+        """The pre-dispatch egress check (``gno_adapters.http.egress``): free for a loopback
+        caller, one policy read on a worker for any other."""
+
+        def admit() -> Ticket | None:
+            return self.gate.admit(
+                message,
+                peer=caller.peer,
+                proxied=caller.proxied,
+                authenticated=caller.authenticated,
+                book=self._book,
+            )
+
+        if caller.zone == "loopback" and not caller.proxied:
+            return admit()
+        return await self.pool.run(admit)
+
+    def _book(self) -> EgressBook | None:
+        return self.gateway.egress_book(self.pool.get())
+
+    async def _epoch(self) -> int | None:
+        """The current egress epoch (read on a worker); ``None`` without a policy book."""
+
+        def read() -> int | None:
+            book = self._book()
+            return None if book is None else book.epoch()
+
+        return await self.pool.run(read)
 
     def _write_gate(self, message: jsonrpc.JSONObject, rid: jsonrpc.RequestId | None) -> None:
         if not self.enable_write and _tool_name(message) in self.write_names:
@@ -259,7 +306,7 @@ class McpTransport:
             raise _Answer(_error(404, rid, problem))
         return session
 
-    def _get(self, caller: Caller) -> Response:
+    async def _get(self, caller: Caller) -> Response:
         accept = request.headers.get("Accept", "")
         if "text/event-stream" not in accept and "*/*" not in accept:
             problem = jsonrpc.RpcError(-32000, "Not Acceptable: GET /mcp opens a text/event-stream")
@@ -270,19 +317,25 @@ class McpTransport:
                 -32000, "Conflict: this session already has a GET stream open"
             )
             return _error(409, None, problem)
-        session.streaming = True
         ended, keepalive = session.ended, self.keepalive
+        epoch = None if caller.zone == "loopback" else await self._epoch()
+        session.streaming = True
 
         async def events() -> AsyncIterator[bytes]:
             # Nothing is ever pushed on this stream (gno sends no server-to-client requests or
             # list changes); it carries comments until the session ends. No event ids: the
-            # stream is not resumable.
+            # stream is not resumable. Beyond loopback, the egress epoch it opened under is
+            # checked before every keepalive: after a policy change the stream carries the
+            # content-free retry event and ends.
             try:
                 yield b": stream open\n\n"
                 while not ended.is_set():
                     try:
                         await asyncio.wait_for(ended.wait(), keepalive)
                     except TimeoutError:
+                        if epoch is not None and await self._epoch() != epoch:
+                            yield POLICY_CHANGED_EVENT
+                            return
                         yield b": keepalive\n\n"
             finally:
                 session.streaming = False
@@ -296,6 +349,19 @@ class McpTransport:
         session = self._session(request.headers.getlist(SESSION_HEADER), caller)
         self.sessions.end(session.id)
         return Response(b"", status=204)
+
+
+def _released(
+    ticket: Ticket,
+    work: Callable[[], jsonrpc.JSONObject | None] | None,
+    response: jsonrpc.JSONObject | None,
+    book: Callable[[], EgressBook | None],
+) -> Callable[[], jsonrpc.JSONObject | None]:
+    def run() -> jsonrpc.JSONObject | None:
+        answer = work() if work is not None else response
+        return ticket.release(answer, book())
+
+    return run
 
 
 class _Answer(Exception):

@@ -8,14 +8,17 @@ from typing import ClassVar, Literal
 from pydantic import ConfigDict, Field
 
 from gno_core.contracts.base import WireModel
+from gno_core.contracts.egress import EgressDecisionAudit, EgressOmission, EgressRemediation
 from gno_core.contracts.status import ResidentStatus
+from gno_core.egress.values import ReasonCode
 
-HttpErrorStatus = Literal[401, 403, 408, 413, 429, 503]
+HttpErrorStatus = Literal[401, 403, 408, 409, 413, 429, 503]
 HttpErrorCode = Literal[-32000, -32003]
 HttpErrorMessage = Literal[
     "Unauthorized",
     "Forbidden",
     "Request timeout",
+    "Egress policy changed: retry",
     "Operation blocked by collection egress policy",
     "Request body too large",
     "Too many requests",
@@ -31,6 +34,7 @@ HttpErrorReason = Literal[
     "proxied_request_unauthenticated",
     "write_disabled",
     "egress_denied",
+    "egress_policy_changed",
     "body_too_large",
     "body_timeout",
     "rate_limited",
@@ -43,9 +47,25 @@ HttpErrorReason = Literal[
 ]
 
 
+class HttpEgressRefusal(WireModel):
+    """What an egress refusal adds to ``data``: the decision's code and reason code, its
+    redacted evaluator audit (the policy vocabulary and collection names only, never a query,
+    text, path or peer address), the omitted collections, a remediation and the id of the local
+    receipt. ``EGRESS_POLICY_CHANGED`` (409) is the content-free retry of a request admitted
+    before a policy change."""
+
+    code: Literal["EGRESS_DENIED", "EGRESS_POLICY_CHANGED"]
+    reason: ReasonCode | Literal["EGRESS_POLICY_CHANGED"]
+    audit: EgressDecisionAudit | None = None
+    omitted_collections: list[EgressOmission] | None = None
+    remediation: EgressRemediation | None = None
+    receipt_id: str | None = None
+
+
 class HttpErrorData(WireModel):
     status: HttpErrorStatus
     reason: HttpErrorReason
+    egress: HttpEgressRefusal | None = None
 
 
 class HttpErrorObject(WireModel):

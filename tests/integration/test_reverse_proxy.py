@@ -21,8 +21,9 @@ import httpx
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
-from tests.http_support import assert_refusal, served
+from tests.http_support import MemoryBook, assert_refusal, served
 
 NGINX = shutil.which("nginx") or next(
     (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()), None
@@ -145,6 +146,14 @@ def test_behind_nginx_with_a_token_and_allowlists(tmp_path: Path) -> None:
         # nginx forwards $host; a loopback Host through the proxy is not a local caller
         with through(proxy, **{**BEARER, "Host": f"127.0.0.1:{server.port}"}) as http:
             assert_refusal(http.get("/api/health"), 403, "host_not_allowed")
+        # Behind a proxy the caller is a remote destination: a local_only collection's
+        # content does not go to it, a bearer notwithstanding; a remote one does.
+        book = MemoryBook({"notes": "local_only"})
+        server.gateway.egress_book = lambda _: book
+        with pytest.raises(BaseException) as refused:
+            asyncio.run(sdk_through(proxy))
+        assert refused.group_contains(MCPError, match="egress policy")
+        book.set({"notes": "remote"})
         seen = asyncio.run(sdk_through(proxy))
         assert seen["legacy"] == seen["2026-07-28"]
         assert seen["legacy"]["search"]["meta"]["totalResults"] == 1  # only alpha.md says foam

@@ -20,7 +20,7 @@ from gno_adapters.http.app import create_app
 from gno_adapters.http.gateway import Gateway
 from gno_adapters.http.settings import GatewaySettings
 from gno_adapters.mcp.tools import ALL_TOOLS
-from tests.http_support import ServerThread, served
+from tests.http_support import MemoryBook, ServerThread, served
 from tests.wire import real_facade
 
 MODES = ["legacy", "auto", "2026-07-28"]
@@ -127,10 +127,13 @@ def test_sdk_client_in_process_from_a_remote_peer_with_a_bearer(tmp_path: Path) 
     token = tmp_path / "token"
     token.write_text("t" * 48)
     token.chmod(0o600)
+    # The collection is shared with the LAN: a bearer alone would not be enough.
+    book = MemoryBook({"notes": "local_only"})
     gateway = Gateway(
         GatewaySettings(port=8765, workers=2, token_file=token),
         real_facade.factory(),
         port=8765,
+        egress_book=lambda _: book,
     )
     try:
         app = create_app(gateway)
@@ -143,6 +146,10 @@ def test_sdk_client_in_process_from_a_remote_peer_with_a_bearer(tmp_path: Path) 
                 async with Client(connect, mode="2026-07-28", cache=None) as client:  # type: ignore[arg-type]
                     return await exercise(client)
 
+        with pytest.raises(BaseException) as refused:  # local_only: refused (403)
+            asyncio.run(main("Bearer " + "t" * 48))
+        assert refused.group_contains(MCPError, match="egress policy")
+        book.set({"notes": "lan"})
         check(asyncio.run(main("Bearer " + "t" * 48)), "2026-07-28")
         with pytest.raises(BaseException):  # noqa: B017 (the SDK wraps the 401 in a group)
             asyncio.run(main(None))
