@@ -124,6 +124,9 @@ class GatewayConfig(_Model):
     #: Seconds for a request body to arrive whole (408 after), and for request headers to.
     body_timeout_seconds: float = Field(default=10.0, gt=0)
     header_timeout_seconds: float = Field(default=5.0, gt=0)
+    #: Seconds between keep-alive comments on a 2025-era GET stream (each one also rechecks
+    #: the egress epoch of a stream beyond loopback).
+    keepalive_seconds: float = Field(default=15.0, gt=0)
 
 
 class GenerationConfig(_Model):

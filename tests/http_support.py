@@ -17,12 +17,15 @@ import httpx
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from gno_adapters.http.app import create_app
-from gno_adapters.http.egress import GateReceipt
+from gno_adapters.http.egress import GateDecision
 from gno_adapters.http.gateway import Gateway
 from gno_adapters.http.runner import open_gateway, serve_gateway
 from gno_adapters.http.settings import GatewaySettings
 from gno_adapters.mcp.registry import ToolDef
-from gno_core.egress.decision import CollectionPolicy
+from gno_core.egress.decision import CollectionPolicy, EgressRequest
+from gno_core.egress.plan import plan
+from gno_core.egress.receipts import ReceiptDraft, draft_of
+from gno_core.egress.scope import sources_for
 from tests.wire import real_facade
 from tests.wire.real_facade import envelope
 
@@ -36,12 +39,13 @@ Factory = Callable[[], Any]
 
 
 class MemoryBook:
-    """The gate's ``EgressBook`` over a dict: policies, an epoch, receipts kept in order."""
+    """The gate's ``EgressBook`` over a dict: policies, an epoch, and the receipts the real
+    store would keep (``draft_of`` the plan of each recorded decision), in order."""
 
     def __init__(self, policies: dict[str, str]) -> None:
         self.current = dict(policies)
         self.revision = 1
-        self.receipts: list[GateReceipt] = []
+        self.receipts: list[ReceiptDraft] = []
 
     def set(self, policies: dict[str, str]) -> None:
         self.current = dict(policies)
@@ -58,9 +62,18 @@ class MemoryBook:
             for name, policy in self.current.items()
         ]
 
-    def record(self, receipt: GateReceipt) -> str:
-        self.receipts.append(receipt)
-        return f"r{len(self.receipts)}"
+    def record(self, decision: GateDecision) -> None:
+        known = {p.collection: p for p in self.policies()}
+        names = decision.collections or tuple(sorted(known))
+        request = EgressRequest(
+            collections=sources_for(names, known),
+            action="serve",
+            zone=decision.zone,
+            content_class=decision.content_class,
+            authenticated=decision.authenticated,
+            authorized=True,
+        )
+        self.receipts.append(draft_of(plan(request, decision.partial), decision.operation))
 
 
 class ServerThread:

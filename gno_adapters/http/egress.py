@@ -25,6 +25,7 @@ Every decision for a non-loopback caller leaves a content-free receipt (``Egress
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from urllib.parse import parse_qs, urlsplit
 from gno_adapters.http.refusals import Refusal
 from gno_adapters.mcp.jsonrpc import JSONObject, RequestId
 from gno_core.egress.decision import CollectionPolicy, EgressDecision, EgressRequest, decide
-from gno_core.egress.plan import EgressPlan, Omission, plan, remediation_for
+from gno_core.egress.plan import EgressPlan, Omission, PartialMode, plan, remediation_for
 from gno_core.egress.scope import sources_for
 from gno_core.egress.zones import classify_peer
 
@@ -44,12 +45,14 @@ __all__ = [
     "EgressBookOf",
     "EgressGate",
     "EgressRefusal",
-    "GateReceipt",
+    "FacadeBook",
+    "GateDecision",
     "Ticket",
     "facade_book",
     "zone_of",
 ]
 
+log = logging.getLogger("gno.http")
 CHECKED_METHODS = frozenset(
     {"tools/call", "resources/list", "resources/templates/list", "resources/read"}
 )
@@ -97,31 +100,54 @@ PARTIAL_REMEDY = (
 
 
 @dataclass(frozen=True, slots=True)
-class GateReceipt:
-    """What the gateway tells the receipt store of one decision (content-free)."""
+class GateDecision:
+    """A decision the gateway made, for its receipt: the collections it is about (empty: the
+    whole configured scope), the destination, the class, and whether the scope was split."""
 
-    decision: str  # allow | deny
-    mode: str  # complete | partial | denied
-    action: str
+    collections: tuple[str, ...]
     zone: str
     content_class: str
-    effective_policy: str
-    reason: str
-    collections: tuple[str, ...]
-    omitted: tuple[Omission, ...]
-    lineage_digest: str | None
+    authenticated: bool
+    partial: PartialMode
     operation: str
 
 
 class EgressBook(Protocol):
-    """What the gate reads and writes: the policy epoch, every configured collection's
-    effective policy, and content-free receipts (``record`` answers the receipt's id)."""
+    """What the gate reads and writes: the authorization epoch, every configured collection's
+    effective policy, and the content-free receipt of a decision (the store plans it again
+    from the current policies and keeps its receipt: ``Gno.egress_authorize``)."""
 
     def epoch(self) -> int: ...
 
     def policies(self) -> Sequence[CollectionPolicy]: ...
 
-    def record(self, receipt: GateReceipt) -> str | None: ...
+    def record(self, decision: GateDecision) -> None: ...
+
+
+class FacadeBook:
+    """``EgressBook`` over a ``gno_core.facade.Gno`` (its ``egress_*`` calls)."""
+
+    def __init__(self, facade: Any) -> None:
+        self.facade = facade
+
+    def epoch(self) -> int:
+        return int(self.facade.egress_epoch())
+
+    def policies(self) -> Sequence[CollectionPolicy]:
+        return tuple(self.facade.egress_sources())
+
+    def record(self, decision: GateDecision) -> None:
+        self.facade.egress_authorize(
+            collections=list(decision.collections) or None,
+            action="serve",
+            zone=decision.zone,
+            content_class=decision.content_class,
+            authenticated=decision.authenticated,
+            authorized=True,
+            partial=decision.partial,
+            operation=decision.operation,
+            record=True,
+        )
 
 
 #: How the gate finds the book of a worker's facade (``None``: there is none, nothing may go).
@@ -129,10 +155,9 @@ EgressBookOf = Callable[[Any], "EgressBook | None"]
 
 
 def facade_book(facade: Any) -> EgressBook | None:
-    """The egress book of a ``gno_core.facade.Gno`` (its ``egress_book()``), ``None`` when the
-    facade has none."""
-    make = getattr(facade, "egress_book", None)
-    return make() if callable(make) else None
+    """The egress book of a facade that keeps policies (``gno_core.facade.Gno``), ``None``
+    for one that does not (then nothing goes beyond loopback)."""
+    return FacadeBook(facade) if callable(getattr(facade, "egress_authorize", None)) else None
 
 
 def zone_of(peer: str, *, proxied: bool) -> str:
@@ -233,8 +258,8 @@ class Ticket:
         if book is None:  # the policy store went away: nothing may go
             raise EgressRefusal(self.request_id, "NO_COLLECTION_POLICY")
         if book.epoch() != self.epoch:
-            receipt = self._record(book, "denied", None, (), (), "EGRESS_POLICY_CHANGED")
-            raise EgressRefusal(self.request_id, "EGRESS_POLICY_CHANGED", receipt=receipt)
+            # Content-free, and no decision on content was made: nothing to keep.
+            raise EgressRefusal(self.request_id, "EGRESS_POLICY_CHANGED")
         scope = self.scope_plan
         assert scope is not None
         allowed = frozenset(scope.allowed)
@@ -249,71 +274,63 @@ class Ticket:
         named = _collections_in(json.dumps(response, ensure_ascii=False))
         leaked = sorted(named - allowed)
         if leaked:
-            self.deny(book, decide(self.request(leaked)))
-        went = sorted(named) if self.reference.subject in BOUND else sorted(allowed)
-        went_decision = decide(self.request(went)) if went else scope.allowed_decision
-        if not partial:
-            self._record(book, "complete", went_decision, went, (), None)
-            return response
-        assert isinstance(result, dict)
-        disclosure: dict[str, Any] = {
-            "mode": "partial",
-            "omittedCollections": [
-                {"collection": o.collection, "reason": o.reason} for o in omitted
-            ],
-            "remediation": PARTIAL_REMEDY,
-        }
-        receipt = self._record(book, "partial", went_decision, went, omitted, None)
-        if receipt is not None:
-            disclosure["receiptId"] = receipt
-        result["_meta"] = {**(result.get("_meta") or {}), META_KEY: disclosure}
+            self.deny(book, decide(self.request(leaked)), scope=leaked)
+        if self.reference.subject in BOUND and named:
+            self._record(book, sorted(named), "deny")  # the documents that went
+        elif partial:
+            self._record(book, self._scope(), "explicit")
+        else:
+            self._record(book, sorted(allowed), "deny")
+        if partial:
+            assert isinstance(result, dict)
+            disclosure: dict[str, Any] = {
+                "mode": "partial",
+                "omittedCollections": [
+                    {"collection": o.collection, "reason": o.reason} for o in omitted
+                ],
+                "remediation": PARTIAL_REMEDY,
+            }
+            result["_meta"] = {**(result.get("_meta") or {}), META_KEY: disclosure}
         return response
 
     def deny(
-        self, book: EgressBook, decision: EgressDecision, omitted: Sequence[Omission] = ()
+        self,
+        book: EgressBook,
+        decision: EgressDecision,
+        omitted: Sequence[Omission] = (),
+        *,
+        scope: Sequence[str] | None = None,
     ) -> None:
-        """Refuse with ``decision`` (403), after writing its receipt."""
+        """Refuse with ``decision`` (403), after keeping its receipt."""
         omitted = tuple(omitted) or tuple(
             Omission(name, decision.reason) for name in decision.audit.collections
         )
-        receipt = self._record(book, "denied", decision, (), omitted, None)
-        raise EgressRefusal(
-            self.request_id, decision.reason, decision=decision, omitted=omitted, receipt=receipt
-        )
+        try:
+            self._record(book, self._scope() if scope is None else scope, "deny")
+        except Exception:  # a receipt that cannot be kept never turns a refusal into content
+            log.warning("egress: the receipt of a refusal was not kept", exc_info=True)
+        raise EgressRefusal(self.request_id, decision.reason, decision=decision, omitted=omitted)
 
-    def _record(
-        self,
-        book: EgressBook,
-        mode: str,
-        decision: EgressDecision | None,
-        collections: Sequence[str],
-        omitted: Sequence[Omission],
-        reason: str | None,
-    ) -> str | None:
-        digest = (
-            self.scope_plan.lineage.digest if self.scope_plan and self.scope_plan.lineage else None
-        )
-        return book.record(
-            GateReceipt(
-                decision="deny" if mode == "denied" else "allow",
-                mode=mode,
-                action="serve",
+    def _scope(self) -> list[str]:
+        named = self.reference.named
+        return sorted(named) if named is not None else []
+
+    def _record(self, book: EgressBook, collections: Sequence[str], partial: PartialMode) -> None:
+        book.record(
+            GateDecision(
+                collections=tuple(collections),
                 zone=self.zone,
                 content_class=self.reference.content_class,
-                effective_policy=decision.audit.effective_policy if decision else "unknown",
-                reason=reason or (decision.reason if decision else "INVALID_INPUT"),
-                collections=tuple(collections),
-                omitted=tuple(omitted),
-                lineage_digest=digest,
+                authenticated=self.authenticated,
+                partial=partial,
                 operation=self.reference.subject,
             )
         )
 
 
 class EgressRefusal(Refusal):
-    """403 ``EGRESS_DENIED`` with the redacted evaluator audit, the omitted collections, a
-    remediation and the receipt id; or, for ``EGRESS_POLICY_CHANGED``, the content-free 409
-    retry."""
+    """403 ``EGRESS_DENIED`` with the redacted evaluator audit, the omitted collections and a
+    remediation; or, for ``EGRESS_POLICY_CHANGED``, the content-free 409 retry."""
 
     def __init__(
         self,
@@ -322,7 +339,6 @@ class EgressRefusal(Refusal):
         *,
         decision: EgressDecision | None = None,
         omitted: Sequence[Omission] = (),
-        receipt: str | None = None,
     ) -> None:
         changed = reason == "EGRESS_POLICY_CHANGED"
         if changed:
@@ -344,8 +360,6 @@ class EgressRefusal(Refusal):
             egress["omittedCollections"] = [
                 {"collection": o.collection, "reason": o.reason} for o in omitted
             ]
-        if receipt is not None:
-            egress["receiptId"] = receipt
         self.egress = egress
 
     def payload(self) -> dict[str, Any]:

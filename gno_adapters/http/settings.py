@@ -119,6 +119,7 @@ def resolve_settings(
         max_connections_per_peer=config.max_connections_per_peer,
         body_timeout_seconds=config.body_timeout_seconds,
         header_timeout_seconds=config.header_timeout_seconds,
+        keepalive_seconds=config.keepalive_seconds,
     )
     check_bind(settings)
     return settings

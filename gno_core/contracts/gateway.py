@@ -50,8 +50,8 @@ HttpErrorReason = Literal[
 class HttpEgressRefusal(WireModel):
     """What an egress refusal adds to ``data``: the decision's code and reason code, its
     redacted evaluator audit (the policy vocabulary and collection names only, never a query,
-    text, path or peer address), the omitted collections, a remediation and the id of the local
-    receipt. ``EGRESS_POLICY_CHANGED`` (409) is the content-free retry of a request admitted
+    text, path or peer address), the omitted collections and a remediation (the local receipt
+    is listed by ``gno egress-audit list``). ``EGRESS_POLICY_CHANGED`` (409) is the content-free retry of a request admitted
     before a policy change."""
 
     code: Literal["EGRESS_DENIED", "EGRESS_POLICY_CHANGED"]
@@ -59,7 +59,6 @@ class HttpEgressRefusal(WireModel):
     audit: EgressDecisionAudit | None = None
     omitted_collections: list[EgressOmission] | None = None
     remediation: EgressRemediation | None = None
-    receipt_id: str | None = None
 
 
 class HttpErrorData(WireModel):

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+import yaml
 
 from tests.netns_support import NetnsPair, netns_pair, netns_unavailable
 
@@ -56,6 +57,34 @@ def write_notes(root: Path, mark: str, count: int = 4) -> Path:
     return root
 
 
+def set_policy(env: dict[str, str], collection: str, target: str) -> None:
+    """What the operator does on the server's machine (through the Python API, on the same
+    index files the daemon serves): tighten at once, relax with the one-use confirmation."""
+    from gno_adapters.bootstrap.local import open_gno
+    from gno_core.contracts.egress_requests import RelaxationConfirmationInput
+    from gno_core.egress.values import POLICY_RANK
+
+    with open_gno(env=env) as gno:
+        state = gno.egress_policy_get(collection)
+        confirmation = None
+        if POLICY_RANK[target] > POLICY_RANK[state.effective_policy]:
+            confirmation = RelaxationConfirmationInput(
+                collection=collection,
+                current_policy=state.effective_policy,
+                current_revision=state.revision,
+                target_policy=target,
+                acknowledged=True,
+            )
+        gno.egress_policy_set(collection, target, confirmation)
+
+
+def receipts(env: dict[str, str]) -> list[dict[str, Any]]:
+    from gno_adapters.bootstrap.local import open_gno
+
+    with open_gno(env=env) as gno:
+        return list(gno.egress_audit_list(limit=50).wire()["receipts"])
+
+
 @pytest.fixture
 def home(tmp_path: Path) -> dict[str, str]:
     env = {
@@ -75,6 +104,13 @@ def home(tmp_path: Path) -> dict[str, str]:
     ):
         done = gno(env, *argv)
         assert done.returncode == 0, done.stderr
+    # A short keep-alive, so that a stream sees a policy change within the test's patience.
+    config = Path(env["GNO_CONFIG_DIR"]) / "index.yml"
+    data = yaml.safe_load(config.read_text(encoding="utf-8"))
+    data.setdefault("gateway", {})["keepaliveSeconds"] = 0.2
+    config.write_text(yaml.safe_dump(data), encoding="utf-8")
+    # contracts stays local_only (the default); handbook is shared with the LAN.
+    set_policy(env, "handbook", "lan")
     token = tmp_path / "daemon.token"
     token.write_text(TOKEN + "\n")
     token.chmod(0o600)
@@ -125,10 +161,14 @@ def client(pair: NetnsPair) -> httpx.Client:
     )
 
 
-def rpc(http: httpx.Client, sid: str | None, method: str, params: dict[str, Any]) -> httpx.Response:
-    body = {"jsonrpc": "2.0", "id": 2, "method": method, "params": params}
-    headers = {"Mcp-Session-Id": sid} if sid else {}
-    return http.post("/mcp", json=body, headers=headers)
+def rpc(http: httpx.Client, sid: str, name: str, arguments: dict[str, Any]) -> httpx.Response:
+    body = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": arguments},
+    }
+    return http.post("/mcp", json=body, headers={"Mcp-Session-Id": sid})
 
 
 def open_session(http: httpx.Client) -> str:
@@ -153,16 +193,85 @@ def open_session(http: httpx.Client) -> str:
     return sid
 
 
-def test_the_lan_client_reaches_the_daemon_over_the_veth(daemon: NetnsPair) -> None:
+def test_a_lan_client_gets_only_the_lan_collection_and_the_receipts_say_so(
+    daemon: NetnsPair, home: dict[str, str]
+) -> None:
     def lan() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
         with client(daemon) as http:
-            assert http.get("/api/health").json() == {"ok": True}
             sid = open_session(http)
-            answer = rpc(
-                http, sid, "tools/call", {"name": "gno_search", "arguments": {"query": "quarterly"}}
-            )
-            assert answer.status_code == 200, answer.text
-            return dict(answer.json())
+            seen["search"] = rpc(http, sid, "gno_search", {"query": "quarterly", "limit": 20})
+            seen["private"] = rpc(http, sid, "gno_get", {"ref": "gno://contracts/note-0.md"})
+            seen["shared"] = rpc(http, sid, "gno_get", {"ref": "gno://handbook/note-0.md"})
+            # The operator tightens handbook while a GET stream of this session is open.
+            with http.stream("GET", "/mcp", headers={"Mcp-Session-Id": sid}) as stream:
+                lines = stream.iter_lines()
+                assert next(lines) == ": stream open"
+                set_policy(home, "handbook", "local_only")
+                seen["stream"] = list(lines)
+            seen["after"] = rpc(http, sid, "gno_search", {"query": "quarterly", "limit": 20})
+        return seen
 
-    result = daemon.in_client(lan)
-    print(json.dumps(result)[:2000])
+    seen = daemon.in_client(lan)
+    search = seen["search"]
+    assert search.status_code == 200, search.text
+    result = search.json()["result"]
+    uris = {hit["uri"] for hit in result["structuredContent"]["results"]}
+    assert uris == {f"gno://handbook/note-{n}.md" for n in range(4)}
+    assert SHARED_MARK in search.text and PRIVATE_MARK not in search.text
+    assert "gno://contracts/" not in search.text
+    assert result["_meta"]["gno/egress"]["mode"] == "partial"
+    assert result["_meta"]["gno/egress"]["omittedCollections"] == [
+        {"collection": "contracts", "reason": "POLICY_LOCAL_ONLY"}
+    ]
+    private = seen["private"]
+    assert private.status_code == 403, private.text
+    assert private.json()["error"]["data"]["egress"]["reason"] == "POLICY_LOCAL_ONLY"
+    assert PRIVATE_MARK not in private.text
+    assert seen["shared"].status_code == 200 and SHARED_MARK in seen["shared"].text
+    # Mid-stream: keep-alives, then the content-free retry event, then the end of the stream.
+    stream = [line for line in seen["stream"] if line]
+    assert stream[-2:] == [
+        "event: egress_policy_changed",
+        'data: {"code":"EGRESS_POLICY_CHANGED","retry":true}',
+    ], stream
+    assert set(stream[:-2]) <= {": keepalive"}
+    after = seen["after"]
+    assert after.status_code == 403 and after.json()["error"]["data"]["reason"] == "egress_denied"
+    assert SHARED_MARK not in after.text and PRIVATE_MARK not in after.text
+
+    kept = receipts(home)  # newest first
+    print("\nreceipts, newest first:")
+    for receipt in kept:
+        print(
+            json.dumps(
+                {
+                    k: receipt.get(k)
+                    for k in (
+                        "decision",
+                        "mode",
+                        "destinationZone",
+                        "operation",
+                        "reasonCode",
+                        "collections",
+                        "omittedCollections",
+                    )
+                }
+            )
+        )
+    assert all(r["destinationZone"] == "lan" for r in kept)
+    assert [(r["operation"], r["mode"]) for r in kept] == [
+        ("gno_search", "denied"),
+        ("gno_get", "complete"),
+        ("gno_get", "denied"),
+        ("gno_search", "partial"),
+    ]
+    partial = kept[3]
+    assert partial["decision"] == "allow" and partial["collections"] == ["handbook"]
+    assert partial["omittedCollections"] == [
+        {"collection": "contracts", "reason": "POLICY_LOCAL_ONLY"}
+    ]
+    assert kept[2]["collections"] == [] and kept[2]["reasonCode"] == "POLICY_LOCAL_ONLY"
+    text = json.dumps(kept)
+    for content in ("quarterly", PRIVATE_MARK, SHARED_MARK, "note-0.md", str(daemon.client_ip)):
+        assert content not in text  # content-free: no query, text, path or peer
