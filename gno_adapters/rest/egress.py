@@ -1,5 +1,7 @@
-"""Collection egress policy on the REST routes: the same gate as ``/mcp``
-(``gno_adapters.http.egress``), around every ``/api/*`` route that serves index content.
+"""Collection egress policy on the REST routes and the Web UI's pages: the same gate as
+``/mcp`` (``gno_adapters.http.egress``), around every route of ``gno serve`` that serves index
+content (every ``/api/*`` route but the gateway's own state and route list; every page but its
+static assets).
 
 ``gno serve`` listens on loopback only, so its REST callers are local, and a local caller is
 never held (nothing is looked up for it). A caller that is not local reaches REST only through a
@@ -33,9 +35,11 @@ SUBJECTS = {
     "/api/backlinks": "gno_backlinks",
     "/api/section": "gno_section",
     "/api/diff": "gno_diff",
+    "/doc": "gno_get",
 }
-#: Routes that serve no collection's content (the gateway's own state and route list).
-EXEMPT = frozenset({"/api", "/api/openapi.json", "/api/health", "/api/resident/status"})
+#: Routes that serve no collection's content (the gateway's own state and route list); ``/mcp``
+#: has its own check (``gno_adapters.http.transport``).
+EXEMPT = frozenset({"/mcp", "/api", "/api/openapi.json", "/api/health", "/api/resident/status"})
 TICKET = "gno_egress_ticket"
 
 
@@ -51,7 +55,7 @@ def register_rest_egress(app: Quart, pool: FacadePool, book_of: EgressBookOf) ->
         path = request.path
         found = request.scope.get(CALLER_KEY)
         caller = found if isinstance(found, Caller) else None
-        if caller is None or not path.startswith("/api/") or path in EXEMPT:
+        if caller is None or path in EXEMPT or path.startswith("/static/"):
             return None
         if caller.zone == "loopback" and not caller.proxied:
             return None
@@ -63,7 +67,9 @@ def register_rest_egress(app: Quart, pool: FacadePool, book_of: EgressBookOf) ->
                 body = None  # the route refuses it (400) before anything is read
             if isinstance(body, dict):
                 arguments.update(body)
-        subject = SUBJECTS.get(path, path.lstrip("/"))
+        subject = SUBJECTS.get(path) or (
+            path.lstrip("/") if path.startswith("/api/") else "web/" + (path.strip("/") or "home")
+        )
         message = {"method": "tools/call", "params": {"name": subject, "arguments": arguments}}
 
         def run() -> Ticket | None:

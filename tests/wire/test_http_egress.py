@@ -383,3 +383,21 @@ def test_a_stream_opened_before_a_policy_change_ends_with_the_retry_event(
     # The session is still the caller's, but its next request is judged under the new policy.
     assert_refusal(after, 403, "egress_denied")
     assert "Foam" not in after.text
+
+
+def test_web_pages_through_a_proxy_are_held_like_rest(served: tuple[Gateway, MemoryBook]) -> None:
+    gateway, book = served
+    book.set({"atlas": "local_only", "bistro": "lan", "cobalt": "remote"})
+    local = rest(gateway, "GET", "/search", proxied=False, params={"q": "quarterly"})
+    assert local.status_code == 200 and MARK["atlas"] in local.text
+    mixed = rest(gateway, "GET", "/search", proxied=True, params={"q": "quarterly"})
+    assert mixed.status_code == 403 and mixed.json()["error"]["code"] == "EGRESS_DENIED"
+    assert all(MARK[n] not in mixed.text for n in COLLECTIONS)
+    named = rest(
+        gateway, "GET", "/search", proxied=True, params={"q": "quarterly", "collection": "cobalt"}
+    )
+    assert named.status_code == 200, named.text
+    assert MARK["cobalt"] in named.text and MARK["atlas"] not in named.text
+    page = rest(gateway, "GET", "/doc", proxied=True, params={"ref": "gno://atlas/note-0.md"})
+    assert page.status_code == 403 and MARK["atlas"] not in page.text
+    assert rest(gateway, "GET", "/", proxied=True).status_code == 403  # status of every one
