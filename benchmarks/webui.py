@@ -1,15 +1,17 @@
 """The Web UI in a real browser: DOMContentLoaded of the dashboard, the search page and a
 7,000-line note, beside the REST call that returns the same data, in the same run.
 
-    python benchmarks/webui.py [--corpus tldr|foam] [--runs 30]
+    python benchmarks/webui.py [--corpus tldr|foam|dendron] [--runs 30] [--home DIR]
 
-The tldr pages (38,405, extracted to a temp dir) or foam-docs are indexed into a temporary
+The tldr pages (38,405, extracted to a temp dir), foam-docs or dendron-site are indexed into a temporary
 index (keyword only: no embedding), together with one generated 7,000-line Markdown note, and
 served by ``gno serve --port 0``. Debian's Chromium (``/usr/bin/chromium``, driven by Playwright)
 opens each page ``--runs`` times in one tab after a warm-up; the figure is the navigation
 timing's ``domContentLoadedEventEnd`` (request sent to DOM ready: server time, transfer and
-parsing). The REST figures are ``GET /api/status`` and ``POST /api/search`` / ``GET /api/doc``
-over one keep-alive httpx client. Prints figures; asserts nothing.
+parsing); for the graph page, the time from the navigation's start to the first frame drawn on
+the canvas (after ``/api/graph`` is fetched and laid out once). The REST figures are
+``GET /api/status``, ``POST /api/search``, ``GET /api/doc`` and ``GET /api/graph`` over one
+keep-alive httpx client. ``--home DIR`` keeps the index there and reuses it. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -34,7 +36,10 @@ GNO = [sys.executable, "-m", "gno_cli.main"]
 QUERIES = {
     "tldr": ["extract tar archive", "git commit", "list files", "docker container", "ssh key"],
     "foam": ["daily notes", "graph view", "wikilinks", "templates", "publishing"],
+    "dendron": ["schema", "vault", "publishing", "lookup", "backlinks"],
 }
+#: Milliseconds from the navigation's start to the graph's first frame (``graph.js``).
+FIRST_FRAME = "() => Number(document.getElementById('graph').dataset.firstFrame)"
 BIG_LINES = 7000
 DCL = (
     "() => { const n = performance.getEntriesByType('navigation')[0];"
@@ -73,6 +78,19 @@ def big_note(folder: Path) -> None:
     (folder / "big.md").write_text("\n".join(lines[:BIG_LINES]) + "\n", encoding="utf-8")
 
 
+def build(env: dict[str, str], home: Path, corpus: str) -> None:
+    if corpus == "tldr":
+        folder = extract_tldr(home / "tldr")
+    else:
+        folder = SHARED / ("foam-docs" if corpus == "foam" else "dendron-site")
+    big_note(home / "big")
+    gno(env, "collection", "add", str(folder), "--name", corpus)
+    gno(env, "collection", "add", str(home / "big"), "--name", "big")
+    started = time.perf_counter()
+    gno(env, "update")
+    print(f"index: {corpus} + big in {time.perf_counter() - started:.1f} s")
+
+
 def summary(values: list[float]) -> str:
     return (
         f"p50 {statistics.median(values):.1f} ms, p95 {percentile(values, 95):.1f} ms, "
@@ -82,15 +100,19 @@ def summary(values: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", choices=("tldr", "foam"), default="tldr")
+    parser.add_argument("--corpus", choices=("tldr", "foam", "dendron"), default="tldr")
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument(
+        "--home", type=Path, help="keep the index here and reuse it when it is already there"
+    )
     args = parser.parse_args()
 
     import httpx
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="gno-webui-bench-") as tmp:
-        home = Path(tmp)
+        home = args.home or Path(tmp)
+        reuse = (home / "data").is_dir()
         env = {
             **os.environ,
             "GNO_CONFIG_DIR": str(home / "config"),
@@ -99,13 +121,8 @@ def main() -> None:
             "GNO_EMBED_MODEL": "none",
         }
         env.pop("GNO_MCP_ENABLE_WRITE", None)
-        folder = extract_tldr(home / "tldr") if args.corpus == "tldr" else SHARED / "foam-docs"
-        big_note(home / "big")
-        gno(env, "collection", "add", str(folder), "--name", args.corpus)
-        gno(env, "collection", "add", str(home / "big"), "--name", "big")
-        started = time.perf_counter()
-        gno(env, "update")
-        print(f"index: {args.corpus} + big in {time.perf_counter() - started:.1f} s")
+        if not reuse:
+            build(env, home, args.corpus)
         status = json.loads(gno(env, "serve", "--port", "0", "--detach", "--json"))
         base = f"http://127.0.0.1:{status['port']}"
         try:
@@ -143,6 +160,17 @@ def measure_pages(browser: object, base: str, args: argparse.Namespace) -> dict[
             page.goto(base + paths[i % len(paths)])
             values.append(float(page.evaluate(DCL)))
         found[name] = values
+    if args.corpus == "tldr":
+        return found  # tldr pages link to nothing: no graph to draw
+    page.goto(f"{base}/graph?collection={args.corpus}")  # warm-up
+    values = []
+    for _ in range(max(3, args.runs // 5)):
+        page.goto(f"{base}/graph?collection={args.corpus}")
+        page.wait_for_function(
+            "() => document.getElementById('graph').dataset.firstFrame", timeout=60_000
+        )
+        values.append(float(page.evaluate(FIRST_FRAME)))
+    found["graph 1st"] = values
     return found
 
 
@@ -155,6 +183,10 @@ def measure_rest(client: object, args: argparse.Namespace) -> dict[str, list[flo
         ),
         "doc 7000": lambda i: client.get("/api/doc", params={"ref": "gno://big/big.md"}),  # type: ignore[attr-defined]
     }
+    if args.corpus != "tldr":
+        calls["graph"] = lambda i: client.get(  # type: ignore[attr-defined]
+            "/api/graph", params={"collection": args.corpus, "limit": 2000, "edgeLimit": 20000}
+        )
     found: dict[str, list[float]] = {}
     for name, call in calls.items():
         call(0).raise_for_status()  # warm-up

@@ -32,6 +32,7 @@ STATIC_TYPES = {
     "gno.css": "text/css; charset=utf-8",
     "gno.js": "text/javascript; charset=utf-8",
     "graph.js": "text/javascript; charset=utf-8",
+    "dashboard.js": "text/javascript; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
 

@@ -44,10 +44,10 @@ def register_web(
     @app.get("/", endpoint="web_dashboard")
     async def dashboard() -> Response:
         try:
-            status = await read(lambda f: f.status())
+            peek = await read(lambda f: f.peek())
         except Exception as exc:
             return failed(exc, page_name="dashboard")
-        return page("dashboard.html", **base, page_name="dashboard", **views.dashboard(status))
+        return page("dashboard.html", **base, page_name="dashboard", **views.dashboard(peek))
 
     @app.get("/search", endpoint="web_search")
     async def search() -> Response:
@@ -66,11 +66,14 @@ def register_web(
             "results": None,
             "meta": None,
             "error": None,
+            "explain": [],
+            "form": views.search_form(args),
         }
         try:
             context["collections"] = await read(views.collection_names)
             if text:
-                found = await read(lambda f: views.run_search(f, mode, text, collection))
+                form = context["form"]
+                found = await read(lambda f: views.run_search(f, mode, text, collection, form))
                 context.update(views.search_results(found))
         except Exception as exc:
             _, code, message = views.failure(exc)
@@ -100,8 +103,8 @@ def register_web(
         number = views.positive_int(args.get("page")) or 1
         try:
             if collection is None:
-                status = await read(lambda f: f.status())
-                context = {"collections": views.dashboard(status)["collections"]}
+                names = await read(views.collection_names)
+                context = {"collections": names}
             else:
                 listing = await read(lambda f: f.ls(collection, folder or None, None))
                 context = views.browse(listing, collection, folder, number)

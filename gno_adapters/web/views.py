@@ -1,9 +1,10 @@
-"""The values the page templates show, shaped from the facade's contracts (counts as
-percentages, result links with their line, a folder level of a listing, one page of 25).
+"""The values the page templates show, shaped from the facade's contracts (result links with
+their line, a document's links, a folder level of a listing, one page of 25).
 Nothing here decides what the index holds: every number is a facade answer."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlencode
@@ -70,30 +71,19 @@ def clean_folder(text: str) -> str:
     return "/".join(part for part in text.split("/") if part not in ("", ".", ".."))
 
 
-def percent(part: int, whole: int) -> int:
-    return 0 if whole <= 0 else min(100, round(100 * part / whole))
-
-
-def dashboard(status: wire.Status) -> dict[str, Any]:
-    collections = [
+def dashboard(peek: wire.Peek) -> dict[str, Any]:
+    """The dashboard's first paint: the cheap snapshot (``peek``); the page's script fills in
+    the full status (collections, chunks, embedded %, links, health) from ``/api/status``."""
+    recent = [
         {
-            "name": c.name,
-            "path": c.path,
-            "documents": c.document_count,
-            "chunks": c.chunk_count,
-            "embedded": percent(c.embedded_count, c.chunk_count),
-            "failed": c.failed_count,
+            "title": r.title or r.uri,
+            "href": doc_href(r.uri),
+            "collection": r.collection,
+            "modified_at": r.modified_at,
         }
-        for c in status.collections
+        for r in peek.recent
     ]
-    links = status.links
-    return {
-        "status": status,
-        "collections": collections,
-        "embedded": percent(status.total_chunks - status.embedding_backlog, status.total_chunks),
-        "links": links,
-        "errors": status.recent_errors[:10],
-    }
+    return {"peek": peek, "recent": recent}
 
 
 def graph_source(collection: str | None, limit: int, similar: bool) -> str:
@@ -110,13 +100,50 @@ def collection_names(facade: Facade) -> list[str]:
     return [c.name for c in facade.list_collections().collections]
 
 
-def run_search(facade: Facade, mode: str, text: str, collection: str | None) -> wire.SearchResults:
+#: The search page's advanced fields: form name -> request field (lists are comma separated).
+FILTER_FIELDS = {
+    "tags_any": "tagsAny",
+    "tags_all": "tagsAll",
+    "since": "since",
+    "until": "until",
+    "author": "author",
+    "exclude": "exclude",
+}
+LIST_FIELDS = frozenset({"tags_any", "tags_all", "exclude"})
+
+
+def search_form(args: Mapping[str, str]) -> dict[str, str]:
+    """The advanced fields the page was given (for the form and the request)."""
+    names = (*FILTER_FIELDS, "filter", "explain")
+    return {name: args.get(name, "").strip()[:2000] for name in names if args.get(name)}
+
+
+def run_search(
+    facade: Facade, mode: str, text: str, collection: str | None, form: Mapping[str, str]
+) -> wire.SearchResults:
+    """One search as the form asks it, validated by the facade's own request models (a bad
+    date or filter is their ``VALIDATION`` error, shown on the page)."""
+    import json
+
     from gno_core.contracts.requests import QueryRequest, SearchRequest
+    from gno_core.errors import ValidationError
 
     fields: dict[str, Any] = {"query": text, "limit": 20}
     if collection:
         fields["collection"] = collection
+    for name, field in FILTER_FIELDS.items():
+        if form.get(name):
+            value = form[name]
+            fields[field] = (
+                [v.strip() for v in value.split(",") if v.strip()] if name in LIST_FIELDS else value
+            )
+    if form.get("filter"):
+        try:
+            fields["filter"] = json.loads(form["filter"])
+        except json.JSONDecodeError as exc:
+            raise ValidationError(f"filter: not JSON ({exc.msg})") from None
     if mode == "hybrid":
+        fields["explain"] = form.get("explain") == "1"
         return facade.query(QueryRequest.model_validate(fields))
     if mode == "vector":
         return facade.vsearch(SearchRequest.model_validate(fields))
@@ -142,7 +169,11 @@ def search_results(found: wire.SearchResults) -> dict[str, Any]:
         for note in (meta.vector_coverage, meta.metadata_coverage)
         if note is not None and note.message
     ]
-    return {"results": results, "meta": meta, "notes": notes}
+    explain = [
+        {"stage": line.stage, "message": line.message, "rank": line.rank}
+        for line in meta.explain or []
+    ]
+    return {"results": results, "meta": meta, "notes": notes, "explain": explain}
 
 
 def capture_request(form: dict[str, str]) -> Any:

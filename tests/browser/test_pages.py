@@ -173,6 +173,30 @@ def test_every_page_is_clean_and_read_only(browser: Any, foam: str, path: str) -
     seen.clean()
 
 
+def test_the_dashboard_shows_the_snapshot_then_the_full_status(browser: Any, foam: str) -> None:
+    import httpx
+    from playwright.sync_api import expect
+
+    status = httpx.get(f"{foam}/api/status").json()
+    context, page, seen = open_page(browser, foam)
+    page.goto("/")
+    expect(page.locator("#count-documents")).to_have_text(str(status["totalDocuments"]))
+    expect(page.locator("#status-panel")).to_have_attribute("data-loaded", "true")
+    expect(page.locator("#count-chunks")).to_have_text(str(status["totalChunks"]))
+    expect(page.locator("#health")).to_have_text(
+        "healthy" if status["healthy"] else "needs attention"
+    )
+    row = page.locator("#status-collections tbody tr")
+    expect(row).to_have_count(1)
+    expect(row.locator("th a")).to_have_text("foam")
+    expect(row.locator("td").first).to_have_text(str(status["collections"][0]["documentCount"]))
+    assert page.locator(".recent li a").count() == 10
+    row.locator("th a").click()
+    page.wait_for_url(re.compile(r"/browse\?collection=foam$"))
+    context.close()
+    seen.clean()
+
+
 def test_keyboard_slash_focuses_search_and_escape_leaves_it(browser: Any, foam: str) -> None:
     from playwright.sync_api import expect
 

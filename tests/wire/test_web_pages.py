@@ -193,3 +193,22 @@ def test_capture_with_writes_on_creates_the_note_and_opens_it() -> None:
             assert "NOT_FOUND" in assert_page(unknown, 404)
 
     run(body)
+
+
+def test_search_filters_reach_the_facade_and_bad_ones_are_shown() -> None:
+    async def body() -> None:
+        with in_process() as (_, client):
+            # alpha.md is tagged work/project, beta.md work and personal.
+            both = assert_page(await client.get("/search?q=ideas&tags_any=work"))
+            assert both.count('class="result"') == 2
+            one = assert_page(await client.get("/search?q=ideas&tags_all=work,personal"))
+            assert one.count('class="result"') == 1 and "Beta" in one
+            assert 'value="work,personal"' in one and '<details class="advanced" open>' in one
+            bad = assert_page(await client.get("/search?q=ideas&since=yesterdayish"))
+            assert 'role="alert"' in bad and "VALIDATION" in bad
+            broken = assert_page(await client.get("/search?q=ideas&filter=%7Bnope"))
+            assert "filter: not JSON" in broken
+            explained = assert_page(await client.get("/search?q=ideas&mode=hybrid&explain=1"))
+            assert '<details class="explain">' in explained
+
+    run(body)

@@ -135,6 +135,7 @@
     while (ticks < maxTicks && performance.now() < budget) step();
     fit();
     draw();
+    if (!canvas.dataset.firstFrame) canvas.dataset.firstFrame = String(Math.round(performance.now()));
     if (ticks < maxTicks) requestAnimationFrame(frame);
     else canvas.dataset.settled = "true";
   }
