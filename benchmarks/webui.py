@@ -8,7 +8,8 @@ index (keyword only: no embedding), together with one generated 7,000-line Markd
 served by ``gno serve --port 0``. Debian's Chromium (``/usr/bin/chromium``, driven by Playwright)
 opens each page ``--runs`` times in one tab after a warm-up; the figure is the navigation
 timing's ``domContentLoadedEventEnd`` (request sent to DOM ready: server time, transfer and
-parsing); for the graph page, the time from the navigation's start to the first frame drawn on
+parsing); for the dashboard also the time until its script has filled in the counts from
+``/api/status`` ("dash full"); for the graph page, the time from the navigation's start to the first frame drawn on
 the canvas (after ``/api/graph`` is fetched and laid out once). The REST figures are
 ``GET /api/status``, ``POST /api/search``, ``GET /api/doc`` and ``GET /api/graph`` over one
 keep-alive httpx client. ``--home DIR`` keeps the index there and reuses it. Prints figures; asserts nothing.
@@ -38,6 +39,9 @@ QUERIES = {
     "foam": ["daily notes", "graph view", "wikilinks", "templates", "publishing"],
     "dendron": ["schema", "vault", "publishing", "lookup", "backlinks"],
 }
+#: Milliseconds from the navigation's start to the dashboard's counts filled in from
+#: ``/api/status`` (``dashboard.js``).
+FILLED = "() => Number(document.getElementById('status-panel').dataset.loaded)"
 #: Milliseconds from the navigation's start to the graph's first frame (``graph.js``).
 FIRST_FRAME = "() => Number(document.getElementById('graph').dataset.firstFrame)"
 BIG_LINES = 7000
@@ -153,6 +157,15 @@ def measure_pages(browser: object, base: str, args: argparse.Namespace) -> dict[
         "doc 7000": ["/doc?ref=gno://big/big.md&line=3500"],
     }
     found: dict[str, list[float]] = {}
+    page.goto(base + "/")  # warm-up
+    filled = []
+    for _ in range(args.runs):
+        page.goto(base + "/")
+        page.wait_for_function(
+            "() => document.getElementById('status-panel').dataset.loaded", timeout=60_000
+        )
+        filled.append(float(page.evaluate(FILLED)))
+    found["dash full"] = filled
     for name, paths in targets.items():
         page.goto(base + paths[0])  # warm-up
         values = []

@@ -98,8 +98,8 @@ def _number_blocks(tokens: Sequence[Token], cited_line: int | None) -> None:
         if token.type in ("heading_open", "heading_close"):
             # The page's one h1 is the note's title: the note's own headings sit one below it.
             token.tag = f"h{min(int(token.tag[1]) + 1, 6)}"
-        if token.map is None or token.nesting == -1 or token.type == "inline":
-            continue
+        if token.map is None or token.nesting == -1 or token.type == "inline" or token.hidden:
+            continue  # (a tight list's paragraphs are hidden: not rendered, so not numbered)
         start, end = token.map
         token.attrSet("data-line", str(start + 1))
         if cited_line is not None and start < cited_line <= max(end, start + 1):

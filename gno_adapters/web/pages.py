@@ -1,5 +1,5 @@
 """The Web UI's pages on ``gno serve``: ``/`` (dashboard), ``/search``, ``/doc``, ``/browse`` and
-``/graph``, ``/static/<name>``; ``/capture`` (a new note) on a server with writes on.
+``/ask``, ``/graph``, ``/static/<name>``; ``/capture`` (a new note) on a server with writes on.
 
 Server-rendered HTML over the facade the REST API drives (the same worker threads, the same
 boundary: Host, Origin, peer, size, rate and admission have run before a page is asked for);
@@ -44,10 +44,10 @@ def register_web(
     @app.get("/", endpoint="web_dashboard")
     async def dashboard() -> Response:
         try:
-            peek = await read(lambda f: f.peek())
+            names = await read(views.collection_names)
         except Exception as exc:
             return failed(exc, page_name="dashboard")
-        return page("dashboard.html", **base, page_name="dashboard", **views.dashboard(peek))
+        return page("dashboard.html", **base, page_name="dashboard", collections=names)
 
     @app.get("/search", endpoint="web_search")
     async def search() -> Response:
@@ -111,6 +111,35 @@ def register_web(
         except Exception as exc:
             return failed(exc, page_name="browse")
         return page("browse.html", **base, page_name="browse", collection=collection, **context)
+
+    @app.get("/ask", endpoint="web_ask")
+    async def ask() -> Response:
+        """A question answered only when every claim is verified, else an abstention with the
+        evidence; each citation opens its lines."""
+        if "ask" not in offered:
+            from gno_core.errors import NotFoundError
+
+            return failed(NotFoundError("This server offers no ask"), page_name="ask")
+        text = (request.args.get("q") or "").strip()[:MAX_QUERY_CHARS]
+        collection = request.args.get("collection") or None
+        context: dict[str, Any] = {
+            **base,
+            "page_name": "ask",
+            "q": text,
+            "collection": collection or "",
+            "result": None,
+            "error": None,
+        }
+        try:
+            context["collections"] = await read(views.collection_names)
+            if text:
+                asked = await read(lambda f: views.run_ask(f, text, collection))
+                context.update(views.ask_page(asked))
+        except Exception as exc:
+            _, code, message = views.failure(exc)
+            context["error"] = {"code": code, "message": message}
+            context.setdefault("collections", [])
+        return page("ask.html", **context)
 
     @app.get("/graph", endpoint="web_graph")
     async def graph() -> Response:

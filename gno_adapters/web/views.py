@@ -71,21 +71,6 @@ def clean_folder(text: str) -> str:
     return "/".join(part for part in text.split("/") if part not in ("", ".", ".."))
 
 
-def dashboard(peek: wire.Peek) -> dict[str, Any]:
-    """The dashboard's first paint: the cheap snapshot (``peek``); the page's script fills in
-    the full status (collections, chunks, embedded %, links, health) from ``/api/status``."""
-    recent = [
-        {
-            "title": r.title or r.uri,
-            "href": doc_href(r.uri),
-            "collection": r.collection,
-            "modified_at": r.modified_at,
-        }
-        for r in peek.recent
-    ]
-    return {"peek": peek, "recent": recent}
-
-
 def graph_source(collection: str | None, limit: int, similar: bool) -> str:
     """The REST call the graph page's script makes (``GET /api/graph``)."""
     query = {"limit": str(limit), "edgeLimit": str(GRAPH_EDGE_LIMIT)}
@@ -174,6 +159,40 @@ def search_results(found: wire.SearchResults) -> dict[str, Any]:
         for line in meta.explain or []
     ]
     return {"results": results, "meta": meta, "notes": notes, "explain": explain}
+
+
+def run_ask(facade: Facade, text: str, collection: str | None) -> wire.AskResult:
+    from gno_core.contracts.evidence_requests import AskRequest
+
+    fields: dict[str, Any] = {"query": text, "verify": True}
+    if collection:
+        fields["collection"] = collection
+    return facade.ask(AskRequest.model_validate(fields))
+
+
+def ask_page(result: wire.AskResult) -> dict[str, Any]:
+    titles = {s.uri: s.title for s in result.results}
+    citations = [
+        {
+            "uri": c.uri,
+            "href": doc_href(c.uri, c.start_line),
+            "start": c.start_line,
+            "end": c.end_line,
+        }
+        for c in result.citations
+    ]
+    spans = result.abstention.evidence if result.abstention else []
+    evidence = [
+        {
+            "uri": e.uri,
+            "title": titles.get(e.uri) or e.uri,
+            "href": doc_href(e.uri, e.start_line),
+            "start": e.start_line,
+            "end": e.end_line,
+        }
+        for e in spans
+    ]
+    return {"result": result, "citations": citations, "evidence": evidence}
 
 
 def capture_request(form: dict[str, str]) -> Any:

@@ -67,7 +67,8 @@ def test_pages_answer_what_the_facade_answers() -> None:
     async def body() -> None:
         with in_process() as (_, client):
             dashboard = assert_page(await client.get("/"))
-            assert '<dd id="count-documents">2</dd>' in dashboard
+            assert "Counting 1 collection: notes" in dashboard
+            assert 'data-src="/api/status"' in dashboard
             graph = assert_page(await client.get("/graph?collection=notes&limit=5&similar=1"))
             assert 'data-src="/api/graph?limit=5&amp;edgeLimit=20000&amp;collection=notes' in graph
             found = assert_page(await client.get("/search?q=foam"))
@@ -212,3 +213,24 @@ def test_search_filters_reach_the_facade_and_bad_ones_are_shown() -> None:
             assert '<details class="explain">' in explained
 
     run(body)
+
+
+def test_ask_shows_the_abstention_and_the_evidence_to_read() -> None:
+    async def body() -> None:
+        with in_process() as (_, client):
+            html = assert_page(await client.get("/ask?q=What%20do%20foam%20notes%20link%3F"))
+            # No semantic verifier here: gno abstains and says so, with the evidence.
+            assert '<h2 id="answer-h">Abstained</h2>' in html
+            assert "<code>semantic_verifier_unavailable</code>" in html
+            assert f'href="/doc?ref={ALPHA}&amp;line=' in html
+            assert_page(await client.get("/ask"))
+
+    run(body)
+
+
+def test_a_cited_line_in_a_tight_list_marks_its_item() -> None:
+    from gno_adapters.web.markdown import render
+
+    html = render("# T\n\n1. first\n   - nested\n2. second\n", {}, cited_line=4).html
+    assert '<li data-line="4" class="cited" id="cited">nested</li>' in html
+    assert html.count('id="cited"') == 1
