@@ -233,6 +233,39 @@ FULL_DESCRIPTIONS: dict[str, str] = {
         "change): headings, links, typed edges and dates added and removed. Bodies are not "
         "retained; expired or missing history is an explicit status."
     ),
+    "gno_egress_policy_get": (
+        "Read one collection's egress policy: where its content may go (local_only, lan or "
+        "remote), the configured and effective policy, its source (explicit or "
+        "config_default), the revision a relaxation must name, and a diagnostic version."
+    ),
+    "gno_egress_check": (
+        "Explain an egress decision without performing anything: for a scope of collections "
+        "(at most 64 canonical names, each once; default all), an action, a destination zone, "
+        "a content class and the caller's authentication and authorization, returns the "
+        "decision with its reason code, the collections that may go and the ones omitted, the "
+        "lineage and a remediation. partialResults explicit splits a per-collection denial."
+    ),
+    "gno_egress_audit_list": (
+        "List the content-free egress receipts, newest first: each decision that protected "
+        "content (allow or deny, action, zone, content class, reason, collections), never a "
+        "query, text or path. limit 1-1000 (default 100); pass nextCursor as cursor to read on."
+    ),
+    "gno_egress_audit_show": "Show one content-free egress receipt by its auditId.",
+    "gno_egress_audit_status": (
+        "Report the egress receipts held (count, bytes, oldest and newest) and their "
+        "retention bounds (30 days, 10,000 receipts, 4 MiB)."
+    ),
+    "gno_egress_policy_set": (
+        "Set one collection's egress policy. Tightening applies at once. Relaxing needs the "
+        "confirmation {collection, currentPolicy, currentRevision, targetPolicy, acknowledged: "
+        "true} from gno_egress_policy_get; the revision is one-use, so a replayed, stale, "
+        "cross-collection or cross-target confirmation fails with "
+        "EGRESS_RELAXATION_CONFIRMATION_REQUIRED. A change advances the authorization epoch."
+    ),
+    "gno_egress_audit_delete": "Delete exactly one egress receipt by its auditId.",
+    "gno_egress_audit_purge": (
+        "Delete every egress receipt (never a policy); requires confirm: true."
+    ),
 }
 
 CORE_DESCRIPTIONS: dict[str, str] = {

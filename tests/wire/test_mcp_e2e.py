@@ -118,6 +118,11 @@ def test_gno_mcp_serves_a_real_index(foam_env: dict[str, str], mode: str) -> Non
         "gno_graph_path",
         "gno_job_status",
         "gno_list_jobs",
+        "gno_egress_policy_get",
+        "gno_egress_check",
+        "gno_egress_audit_list",
+        "gno_egress_audit_show",
+        "gno_egress_audit_status",
     ]
     validate("search-results", seen["search"])
     assert seen["search"]["results"][0]["uri"] == "gno://foam/user/features/wikilinks.md"

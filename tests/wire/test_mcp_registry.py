@@ -99,6 +99,11 @@ def test_registry_names_and_order() -> None:
         "gno_graph_path",
         "gno_job_status",
         "gno_list_jobs",
+        "gno_egress_policy_get",
+        "gno_egress_check",
+        "gno_egress_audit_list",
+        "gno_egress_audit_show",
+        "gno_egress_audit_status",
     ]
     write_only = [t.name for t in registry("full", True).tools if t.write]
     assert write_only == [
@@ -114,6 +119,9 @@ def test_registry_names_and_order() -> None:
         "gno_clear_collection_embeddings",
         "gno_index",
         "gno_remove_collection",
+        "gno_egress_policy_set",
+        "gno_egress_audit_delete",
+        "gno_egress_audit_purge",
     ]
     assert [t.name for t in registry("full", True).tools if not t.write] == [
         t.name for t in registry("full", False).tools

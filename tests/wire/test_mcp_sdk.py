@@ -105,6 +105,11 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
         "gno_graph_path",
         "gno_job_status",
         "gno_list_jobs",
+        "gno_egress_policy_get",
+        "gno_egress_check",
+        "gno_egress_audit_list",
+        "gno_egress_audit_show",
+        "gno_egress_audit_status",
     ]
     is_error, structured, text = seen["search"]
     assert not is_error and structured["meta"]["totalResults"] == 1

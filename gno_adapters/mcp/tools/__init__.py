@@ -6,6 +6,16 @@ from __future__ import annotations
 from gno_adapters.mcp.registry import ToolDef
 from gno_adapters.mcp.tools.delta import CHANGES, DIFF
 from gno_adapters.mcp.tools.documents import GET, MULTI_GET
+from gno_adapters.mcp.tools.egress import (
+    AUDIT_DELETE,
+    AUDIT_LIST,
+    AUDIT_PURGE,
+    AUDIT_SHOW,
+    AUDIT_STATUS,
+    CHECK,
+    POLICY_GET,
+    POLICY_SET,
+)
 from gno_adapters.mcp.tools.evidence import (
     ASK,
     CONTEXT,
@@ -76,6 +86,15 @@ ALL_TOOLS: tuple[ToolDef, ...] = (
     REMOVE_COLLECTION,
     JOB_STATUS,
     LIST_JOBS,
+    # The spec's "Collection Egress Policy and Audit Tools" section: reads, then writes.
+    POLICY_GET,
+    CHECK,
+    AUDIT_LIST,
+    AUDIT_SHOW,
+    AUDIT_STATUS,
+    POLICY_SET,
+    AUDIT_DELETE,
+    AUDIT_PURGE,
 )
 
 __all__ = ["ALL_TOOLS"]

@@ -1,0 +1,224 @@
+"""The collection egress policy and audit tools (issue 26): ``gno_egress_policy_get``,
+``gno_egress_check`` and ``gno_egress_audit_list|show|status`` (read), ``gno_egress_policy_set``,
+``gno_egress_audit_delete`` and ``gno_egress_audit_purge`` (write: registered only with
+``--enable-write``, and in the HTTP gateway's pre-dispatch write set). Inputs are closed: an
+unknown field is refused before any handler, mutation or receipt runs. Answers are the four
+egress contracts; none carries a query, a text or a path."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gno_adapters.mcp.jsonrpc import JSONObject
+from gno_adapters.mcp.registry import ToolDef
+from gno_adapters.mcp.tools.common import ToolCall, tool_result
+from gno_adapters.mcp.tools.health import NO_INPUT
+from gno_adapters.mcp.tools.schema import DerivedSchema, validated
+
+if TYPE_CHECKING:
+    from gno_core.contracts.egress import (
+        EgressAuditManagement,
+        EgressCheckResult,
+        EgressPolicySetResult,
+        EgressPolicyState,
+        EgressReceipt,
+    )
+
+EGRESS_REQUESTS = "gno_core.contracts.egress_requests"
+#: A write that changes state and is not repeated harmlessly (a relaxation consumes its
+#: confirmation; a delete or purge removes receipts).
+MUTATES: JSONObject = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": False,
+}
+
+
+def render_policy(state: EgressPolicyState) -> str:
+    configured = state.configured_policy or "none (the default applies)"
+    return (
+        f"{state.collection}: {state.effective_policy} ({state.source}; configured: "
+        f"{configured}; revision {state.revision})\nversion: {state.version}"
+    )
+
+
+def render_policy_set(res: EgressPolicySetResult) -> str:
+    lines = [
+        f"{res.current.collection}: {res.change} "
+        f"({res.previous.effective_policy} -> {res.current.effective_policy}, "
+        f"revision {res.previous.revision} -> {res.current.revision})"
+    ]
+    if res.invalidation is not None:
+        lines.append(
+            f"authorization epoch {res.invalidation.policy_epoch}: work admitted before must retry"
+        )
+    return "\n".join(lines)
+
+
+def render_check(res: EgressCheckResult) -> str:
+    d = res.decision
+    lines = [f"{res.mode}: {d.code} ({d.reason})"]
+    if res.allowed_collections:
+        lines.append("may go: " + ", ".join(res.allowed_collections))
+    lines.extend(f"omitted: {o.collection} ({o.reason})" for o in res.omitted_collections)
+    if res.lineage is not None:
+        lines.append(f"effective policy: {res.lineage.effective_policy}")
+    if res.remediation is not None:
+        lines.append(f"remediation: {res.remediation.message}")
+    return "\n".join(lines)
+
+
+def receipt_line(r: EgressReceipt) -> str:
+    omitted = f", omitted {len(r.omitted_collections)}" if r.omitted_collections else ""
+    return (
+        f"{r.audit_id} {r.created_at} {r.decision} {r.action} -> {r.destination_zone} "
+        f"{r.content_class} ({r.reason_code}; {', '.join(r.collections) or '-'}{omitted})"
+    )
+
+
+def render_audit(res: EgressAuditManagement) -> str:
+    if res.operation == "list":
+        receipts = res.receipts or []
+        lines = [f"{len(receipts)} egress receipt{'s' if len(receipts) != 1 else ''}"]
+        lines.extend(receipt_line(r) for r in receipts)
+        if res.next_cursor is not None:
+            lines.append(f"next cursor: {res.next_cursor}")
+        return "\n".join(lines)
+    if res.operation == "show" and res.receipt is not None:
+        r = res.receipt
+        lines = [receipt_line(r), f"mode: {r.mode}; effective policy: {r.effective_policy}"]
+        lines.append(f"expires: {r.expires_at}")
+        if r.operation is not None:
+            lines.append(f"operation: {r.operation}")
+        return "\n".join(lines)
+    if res.operation == "status" and res.status is not None:
+        s = res.status
+        return (
+            f"{s.receipts} receipts, {s.bytes} bytes (oldest {s.oldest_created_at or '-'}, "
+            f"newest {s.newest_created_at or '-'}); retention {s.retention.max_age_days} days, "
+            f"{s.retention.max_receipts} receipts, {s.retention.max_bytes} bytes"
+        )
+    return f"deleted {res.deleted or 0} egress receipt{'s' if res.deleted != 1 else ''}"
+
+
+def _policy_get(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.egress_requests import EgressPolicyGetRequest
+
+    req = validated(EgressPolicyGetRequest, call.arguments)
+    res = call.facade.egress_policy_get(req.collection)
+    return tool_result(render_policy(res), res)
+
+
+def _policy_set(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.egress_requests import EgressPolicySetRequest
+
+    req = validated(EgressPolicySetRequest, call.arguments)
+    res = call.facade.egress_policy_set(req.collection, req.policy, req.confirmation)
+    return tool_result(render_policy_set(res), res)
+
+
+def _check(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.egress_requests import EgressCheckRequest
+
+    req = validated(EgressCheckRequest, call.arguments)
+    res = call.facade.egress_check(
+        collections=req.collections,
+        action=req.action,
+        zone=req.destination_zone,
+        content_class=req.content_class,
+        authenticated=req.caller.authenticated,
+        authorized=req.caller.operation_authorized,
+        partial=req.partial_results,
+    )
+    return tool_result(render_check(res), res)
+
+
+def _audit(operation: str) -> Any:
+    def handler(call: ToolCall) -> JSONObject:
+        from gno_core.contracts import egress_requests as r
+
+        f = call.facade
+        if operation == "list":
+            listed = validated(r.EgressAuditListRequest, call.arguments)
+            res = f.egress_audit_list(listed.limit, listed.cursor)
+        elif operation == "show":
+            res = f.egress_audit_show(validated(r.EgressAuditShowRequest, call.arguments).audit_id)
+        elif operation == "status":
+            res = f.egress_audit_status()
+        elif operation == "delete":
+            audit_id = validated(r.EgressAuditDeleteRequest, call.arguments).audit_id
+            res = f.egress_audit_delete(audit_id)
+        else:
+            res = f.egress_audit_purge(validated(r.EgressAuditPurgeRequest, call.arguments).confirm)
+        return tool_result(render_audit(res), res)
+
+    return handler
+
+
+def _schema(model: str) -> DerivedSchema:
+    return DerivedSchema(f"{EGRESS_REQUESTS}:{model}")
+
+
+POLICY_GET = ToolDef(
+    name="gno_egress_policy_get",
+    input_schema=_schema("EgressPolicyGetRequest"),
+    output="collection-egress-policy",
+    handler=_policy_get,
+    requires="egress_policy_get",
+)
+CHECK = ToolDef(
+    name="gno_egress_check",
+    input_schema=_schema("EgressCheckRequest"),
+    output="collection-egress-check",
+    handler=_check,
+    requires="egress_check",
+)
+AUDIT_LIST = ToolDef(
+    name="gno_egress_audit_list",
+    input_schema=_schema("EgressAuditListRequest"),
+    output="egress-audit-management",
+    handler=_audit("list"),
+    requires="egress_audit_list",
+)
+AUDIT_SHOW = ToolDef(
+    name="gno_egress_audit_show",
+    input_schema=_schema("EgressAuditShowRequest"),
+    output="egress-audit-management",
+    handler=_audit("show"),
+    requires="egress_audit_show",
+)
+AUDIT_STATUS = ToolDef(
+    name="gno_egress_audit_status",
+    input_schema=NO_INPUT,
+    output="egress-audit-management",
+    handler=_audit("status"),
+    requires="egress_audit_status",
+)
+POLICY_SET = ToolDef(
+    name="gno_egress_policy_set",
+    input_schema=_schema("EgressPolicySetRequest"),
+    output="collection-egress-policy-set",
+    handler=_policy_set,
+    write=True,
+    requires="egress_policy_set",
+    annotations=dict(MUTATES),
+)
+AUDIT_DELETE = ToolDef(
+    name="gno_egress_audit_delete",
+    input_schema=_schema("EgressAuditDeleteRequest"),
+    output="egress-audit-management",
+    handler=_audit("delete"),
+    write=True,
+    requires="egress_audit_delete",
+    annotations=dict(MUTATES),
+)
+AUDIT_PURGE = ToolDef(
+    name="gno_egress_audit_purge",
+    input_schema=_schema("EgressAuditPurgeRequest"),
+    output="egress-audit-management",
+    handler=_audit("purge"),
+    write=True,
+    requires="egress_audit_purge",
+    annotations=dict(MUTATES),
+)
