@@ -45,6 +45,22 @@ ROUTES: list[tuple[str, str, dict[str, Any]]] = [
     ("GET", "/api/diff", {"ref": "notes/a.md"}),
     ("GET", "/api/impact", {"ref": "notes/a.md"}),
     ("POST", "/api/audit", {"category": "links"}),
+    ("GET", "/api/egress/policy", {"collection": "notes"}),
+    ("POST", "/api/egress/policy", {"collection": "notes", "policy": "local_only"}),
+    (
+        "POST",
+        "/api/egress/check",
+        {
+            "action": "serve",
+            "destinationZone": "lan",
+            "caller": {"authenticated": True, "operationAuthorized": True},
+            "contentClass": "snippet",
+        },
+    ),
+    ("GET", "/api/egress/audits", {}),
+    ("GET", "/api/egress/audit", {"auditId": "0" * 32}),
+    ("POST", "/api/egress/audits/delete", {"auditId": "0" * 32}),
+    ("POST", "/api/egress/audits/purge", {"confirm": True}),
 ]
 
 
@@ -87,7 +103,7 @@ def test_every_rest_route_is_covered() -> None:
     register_rest(app, Runner(Recording()), OPERATIONS, enable_write=True)
     served = {rule.rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/")}
     # The routes that take no input refuse any (tests/wire/test_rest_openapi.py).
-    taking_nothing = {"/api/status", "/api/openapi.json"}
+    taking_nothing = {"/api/status", "/api/openapi.json", "/api/egress/audits/status"}
     assert served - taking_nothing == {path for _, path, _ in ROUTES}
 
 

@@ -133,6 +133,26 @@ CALLS: list[tuple[str, str, dict[str, Any], int]] = [
     ("POST", "/api/docs/rename", {"ref": ALPHA, "name": "gamma.md"}, 200),
     ("POST", "/api/docs/move", {"ref": ALPHA, "folderPath": "moved"}, 200),
     ("POST", "/api/docs/duplicate", {"ref": ALPHA}, 200),
+    ("GET", "/api/egress/policy", {"collection": "notes"}, 200),
+    (
+        "POST",
+        "/api/egress/check",
+        {
+            "collections": ["notes"],
+            "action": "serve",
+            "destinationZone": "lan",
+            "caller": {"authenticated": True, "operationAuthorized": True},
+            "contentClass": "snippet",
+            "partialResults": "explicit",
+        },
+        200,
+    ),
+    ("GET", "/api/egress/audits", {"limit": 5}, 200),
+    ("GET", "/api/egress/audits/status", {}, 200),
+    ("GET", "/api/egress/audit", {"auditId": "0" * 32}, 404),
+    ("POST", "/api/egress/policy", {"collection": "notes", "policy": "local_only"}, 200),
+    ("POST", "/api/egress/audits/delete", {"auditId": "0" * 32}, 404),
+    ("POST", "/api/egress/audits/purge", {"confirm": True}, 200),
     # Refused: the error answers validate too.
     ("GET", "/api/doc", {"ref": "notes/nope.md"}, 404),
     ("GET", "/api/doc", {"ref": ALPHA, "uri": "notes/other.md"}, 400),
@@ -234,7 +254,12 @@ def test_the_routes_that_take_nothing_refuse_a_query_parameter() -> None:
         with in_process(mode="serve") as (_, client):
             async with client:
                 got = []
-                for path in ("/api", "/api/openapi.json", "/api/status"):
+                for path in (
+                    "/api",
+                    "/api/openapi.json",
+                    "/api/status",
+                    "/api/egress/audits/status",
+                ):
                     response = await client.get(f"{path}?colection=notes")
                     got.append((response.status_code, response.json()))
                 return got
