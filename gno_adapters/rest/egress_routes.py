@@ -12,18 +12,24 @@ from typing import Any
 
 from quart import Quart, Response
 
+from gno_adapters.rest import routes as r
 from gno_core.surface import Facade
-
-Call = Callable[..., Awaitable[Response]]
 
 
 def register_egress(
-    app: Quart, call: Call, capabilities: Iterable[str], enable_write: bool
+    app: Quart, runner: r.Runner, capabilities: Iterable[str], enable_write: bool
 ) -> None:
     """Add the egress routes whose facade operation ``capabilities`` holds."""
-    from gno_adapters.rest import routes as r
-
     offered = set(capabilities)
+
+    async def call(fn: Callable[[Facade], Any], *, write: bool = False) -> Response:
+        def work() -> Any:
+            return fn(runner.get()).wire()
+
+        try:
+            return r._json(200, await runner.run(work, write=write))
+        except Exception as exc:
+            return r._failure(exc)
 
     async def policy_get() -> Response:
         from gno_core.contracts.egress_requests import EgressPolicyGetRequest

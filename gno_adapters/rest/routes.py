@@ -3,7 +3,7 @@
 ``GET /api/links``, ``GET /api/backlinks``, ``GET /api/graph`` (and ``/query``,
 ``/neighbors``, ``/path``), ``POST /api/context``, ``POST /api/context/verify``
 (body ``{"capsule": ...}``), ``POST /api/query/diagnose``, ``POST /api/section``,
-``POST /api/ask``, the egress policy and receipts (``gno_adapters.rest.egress_routes``), and the write
+``POST /api/ask``, and the write
 routes (``POST /api/capture``), which answer 403 ``WRITE_DISABLED`` unless the gateway was
 started with write access (``--mcp-enable-write`` / ``gateway.enableWrite``).
 
@@ -350,10 +350,6 @@ def register_rest(
             label = getattr(request.scope.get("gno.caller"), "label", None) or "rest"
             identity = MemoryIdentity(caller="rest", session=label)
             return await call(lambda f: f.remember(body, identity), write=True)
-
-    from gno_adapters.rest.egress_routes import register_egress
-
-    register_egress(app, call, capabilities, enable_write)
 
 
 def _served(app: Quart) -> list[tuple[tuple[str, str], RestRoute]]:
