@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from gno_core.egress.lineage import lineage_of
 from gno_core.egress.plan import EgressPlan
 from gno_core.egress.values import ALLOW_REASONS, REASON_CODES
 from gno_core.errors import ValidationError
@@ -145,8 +146,8 @@ class Receipt:
 
 
 def draft_of(plan: EgressPlan, operation: str | None = None) -> ReceiptDraft:
-    """The receipt of ``plan``: the decision on what went (``allow``) or on the whole scope
-    (``deny``, nothing went). Names that are not canonical were already ``unknown`` in the
+    """The receipt of ``plan``: the decision and lineage digest of what went (``allow``), or
+    of the whole scope (``deny``, nothing went). Names that are not canonical were already ``unknown`` in the
     decision's audit; an operation that is not a plain name is dropped."""
     went = plan.allowed_decision if plan.allowed_decision is not None else plan.decision
     audit = went.audit
@@ -161,9 +162,19 @@ def draft_of(plan: EgressPlan, operation: str | None = None) -> ReceiptDraft:
         reason=reason,
         collections=plan.allowed,
         omitted=tuple((o.collection, o.reason) for o in plan.omitted),
-        lineage_digest=plan.lineage.digest if plan.lineage is not None else None,
+        lineage_digest=_digest(plan),
         operation=operation if operation and OPERATION_RE.fullmatch(operation) else None,
     )
+
+
+def _digest(plan: EgressPlan) -> str | None:
+    """The lineage digest of what went (of the whole scope when nothing did)."""
+    if plan.lineage is None:
+        return None
+    if plan.mode != "partial":
+        return plan.lineage.digest
+    went = set(plan.allowed)
+    return lineage_of(s for s in plan.lineage.sources if s.collection in went).digest
 
 
 def encode_cursor(created_ms: int, audit_id: str) -> str:

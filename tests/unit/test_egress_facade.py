@@ -15,6 +15,7 @@ from gno_adapters.bootstrap import build, in_memory
 from gno_adapters.sqlite.index import ApswIndexProvider
 from gno_core.config import CollectionConfig, GnoConfig
 from gno_core.contracts.egress_requests import RelaxationConfirmationInput
+from gno_core.egress.lineage import lineage_of
 from gno_core.errors import EgressRelaxationConfirmationError, NotFoundError, ValidationError
 from gno_core.facade import Gno
 from tests.schema_check import assert_valid
@@ -170,6 +171,8 @@ def test_authorize_records_a_content_free_receipt(gno: Gno) -> None:
         {"collection": "private", "reason": "POLICY_LOCAL_ONLY"}
     ]
     assert receipt["operation"] == "gno_query"
+    team = gno.egress_sources(["team"])
+    assert receipt["lineageDigest"] == lineage_of(team).digest  # of what went
     assert SECRET not in json.dumps(page) and "/p" not in json.dumps(receipt)
     shown = gno.egress_audit_show(receipt["auditId"]).wire()
     assert_valid("egress-audit-management", shown)
