@@ -19,7 +19,8 @@ MEANINGS: dict[int, str] = {
     0: "ok",
     1: (
         "bad input: the command cannot succeed as given (also: `graph path` finds no path, "
-        "a refactor plan cannot apply, a `multi-get` glob matches nothing)"
+        "a refactor plan cannot apply, a `multi-get` glob matches nothing, `collection policy "
+        "check` denies)"
     ),
     2: "runtime failure while doing valid work (I/O, database, model, a lock held)",
     NOT_RUNNING: "not running: `serve`/`daemon --status` or `--stop` found no live server",
@@ -38,13 +39,17 @@ MEANINGS: dict[int, str] = {
 
 def error_codes() -> dict[int, list[str]]:
     """Exit status -> the error codes (``--json``: ``error.code``) that exit with it."""
-    from gno_core.errors import EXIT_CODES, MEMORY_CODES
+    from gno_core.errors import EXIT_CODES, MEMORY_CODES, GnoError
 
     found: dict[int, list[str]] = {}
     for code, status in EXIT_CODES.items():
         found.setdefault(status, []).append(code)
     for code, (_, status) in MEMORY_CODES.items():
         found.setdefault(status, []).append(code)
+    # The errors that carry their own status (the egress codes ...), in definition order.
+    for cls in GnoError.__subclasses__():
+        if cls.exit_code is not None and cls.code not in found.get(cls.exit_code, []):
+            found.setdefault(cls.exit_code, []).append(cls.code)
     return found
 
 

@@ -154,6 +154,7 @@ COMMAND_MODULES: dict[str, str] = {
     "audit": "integrity",
     "changes": "delta",
     "diff": "delta",
+    "egress-audit": "egress",
     "remember": "memory",
     "recall": "memory",
     "status": "health",

@@ -1,4 +1,4 @@
-"""``gno init`` and ``gno collection add|list|remove|rename``."""
+"""``gno init`` and ``gno collection add|list|remove|rename`` (``policy``: ``egress.py``)."""
 
 from __future__ import annotations
 
@@ -70,6 +70,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mv.add_argument("old")
     mv.add_argument("new")
     mv.set_defaults(handler=run_rename)
+    from gno_cli.commands.egress import register_policy
+
+    register_policy(csub)
 
 
 def _collection_from(args: argparse.Namespace) -> CollectionConfig:
