@@ -155,6 +155,7 @@ COMMAND_MODULES: dict[str, str] = {
     "changes": "delta",
     "diff": "delta",
     "egress-audit": "egress",
+    "trace": "traces",
     "remember": "memory",
     "recall": "memory",
     "status": "health",

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
         memory_requests,
         refactors,
         requests,
+        trace_requests,
+        traces,
         write_requests,
     )
     from gno_core.contracts.base import Prebuilt
@@ -210,6 +212,20 @@ class Facade(Protocol):
 
     def trace_get(self, trace_id: str | None, ref: str, got: wire.GetResult) -> str | None: ...
 
+    def trace_list(self, request: trace_requests.TraceListRequest) -> traces.TraceList: ...
+
+    def trace_show(self, request: trace_requests.TraceShowRequest) -> traces.TraceShow: ...
+
+    def trace_label(
+        self, request: trace_requests.TraceLabelRequest
+    ) -> traces.TraceJudgmentResult: ...
+
+    def trace_delete(
+        self, request: trace_requests.TraceDeleteRequest
+    ) -> traces.TraceDeleteResult: ...
+
+    def trace_purge(self, request: trace_requests.TracePurgeRequest) -> traces.TracePurgeResult: ...
+
     def egress_policy_get(self, collection: str) -> egress.EgressPolicyState: ...
 
     def egress_policy_set(
@@ -309,6 +325,11 @@ OPERATIONS: frozenset[str] = frozenset(
         "duplicate_note",
         "changes",
         "diff",
+        "trace_list",
+        "trace_show",
+        "trace_label",
+        "trace_delete",
+        "trace_purge",
         "egress_policy_get",
         "egress_policy_set",
         "egress_check",

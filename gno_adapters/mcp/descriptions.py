@@ -266,6 +266,25 @@ FULL_DESCRIPTIONS: dict[str, str] = {
     "gno_egress_audit_purge": (
         "Delete every egress receipt (never a policy); requires confirm: true."
     ),
+    "gno_trace_list": (
+        "List private retrieval traces, newest first, as a bounded cursor page: tool, status, "
+        "query digest and shape, size and expiry. Summaries never include the query or goal "
+        "text. Traces exist only when retrievalTraces is enabled in the configuration."
+    ),
+    "gno_trace_show": (
+        "Show one retrieval trace: its header (filters, fingerprints, and the query text only "
+        "in replay mode), runs, the results and exact opened line spans it recorded (event "
+        "ids to label), judgments and export receipts, with exact totals and truncation."
+    ),
+    "gno_trace_label": (
+        "Record one explicit judgment on a retrieval trace: relevant or irrelevant names a "
+        "recorded event id; missing_expected names a document by docid or gno:// URI only. "
+        "Judgments are append-only; the same idempotencyKey returns the stored judgment."
+    ),
+    "gno_trace_delete": "Delete one retrieval trace and every run, event and judgment it owns.",
+    "gno_trace_purge": (
+        "Delete every retrieval trace, judgment and export receipt. Requires confirm: true."
+    ),
 }
 
 CORE_DESCRIPTIONS: dict[str, str] = {

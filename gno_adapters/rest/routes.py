@@ -307,6 +307,11 @@ def register_rest(
                 methods=["GET"],
             )
 
+    from gno_adapters.rest.trace_routes import Inputs, register_traces
+
+    inputs = Inputs(_query_fields, _body, _require_write, _failure)
+    register_traces(app, call, capabilities, inputs, enable_write=enable_write)
+
     if "audit" in capabilities:
 
         @app.post("/api/audit")

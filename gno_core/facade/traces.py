@@ -12,8 +12,21 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from gno_core.contracts import GetResult
-    from gno_core.traces.capability import TraceDetail
-    from gno_core.traces.values import NewEvent, TraceHeader, TraceJudgment
+    from gno_core.contracts.trace_requests import (
+        TraceDeleteRequest,
+        TraceLabelRequest,
+        TraceListRequest,
+        TracePurgeRequest,
+        TraceShowRequest,
+    )
+    from gno_core.contracts.traces import (
+        TraceDeleteResult,
+        TraceJudgmentResult,
+        TraceList,
+        TracePurgeResult,
+        TraceShow,
+    )
+    from gno_core.traces.values import NewEvent
 
 __all__ = ["TraceCalls"]
 
@@ -79,27 +92,55 @@ class TraceCalls(FacadeBase):
         """Record the exact span a ``get`` returned in an open trace (None: not recorded)."""
         return self.tracing.opened(trace_id, docid, uri, start_line, end_line)
 
-    def trace_list(self, *, cursor: str | None = None, limit: int = 50) -> list[TraceHeader]:
-        return self.tracing.list(cursor=cursor, limit=limit)
+    def trace_list(self, request: TraceListRequest) -> TraceList:
+        """A page of trace summaries, newest first (no query text)."""
+        from gno_core.contracts.traces import TraceList
+        from gno_core.traces.views import summary_view
 
-    def trace_show(self, trace_id: str, *, limit: int = 1000) -> TraceDetail:
-        return self.tracing.show(trace_id, limit=limit)
-
-    def trace_label(
-        self,
-        trace_id: str,
-        label: str,
-        idempotency_key: str,
-        *,
-        event_id: int | None = None,
-        document: str | None = None,
-    ) -> tuple[TraceJudgment, bool]:
-        return self.tracing.label(
-            trace_id, label, idempotency_key, event_id=event_id, document=document
+        heads = self.tracing.list(cursor=request.cursor, limit=request.limit + 1)
+        page = heads[: request.limit]
+        more = len(heads) > request.limit
+        return TraceList(
+            traces=[summary_view(h) for h in page],
+            next_cursor=page[-1].trace_id if more else None,
         )
 
-    def trace_delete(self, trace_id: str) -> bool:
-        return self.tracing.delete(trace_id)
+    def trace_show(self, request: TraceShowRequest) -> TraceShow:
+        """One trace with its runs, events (at most ``limit``), judgments and exports."""
+        from gno_core.traces.views import detail_view
 
-    def trace_purge(self) -> int:
-        return self.tracing.purge()
+        d = self.tracing.show(request.trace_id, limit=request.limit)
+        return detail_view(d.header, d.runs, d.events, d.event_total, d.judgments, d.exports)
+
+    def trace_label(self, request: TraceLabelRequest) -> TraceJudgmentResult:
+        """Append one judgment (the same idempotency key again returns the stored one)."""
+        from gno_core.contracts.traces import TraceJudgmentResult
+        from gno_core.traces.views import judgment_view
+
+        judgment, created = self.tracing.label(
+            request.trace_id,
+            request.label,
+            request.idempotency_key,
+            event_id=request.event_id,
+            document=request.document,
+        )
+        return TraceJudgmentResult(
+            trace_id=request.trace_id, judgment=judgment_view(judgment), created=created
+        )
+
+    def trace_delete(self, request: TraceDeleteRequest) -> TraceDeleteResult:
+        from gno_core.contracts.traces import TraceDeleteResult
+
+        deleted = self.tracing.delete(request.trace_id)
+        return TraceDeleteResult(trace_id=request.trace_id, deleted=deleted)
+
+    def trace_purge(self, request: TracePurgeRequest) -> TracePurgeResult:
+        from gno_core.contracts.traces import TracePurgeResult
+        from gno_core.errors import ValidationError
+
+        if request.confirm is not True:
+            raise ValidationError(
+                "Purging deletes every retrieval trace: pass confirm: true (--yes)",
+                details={"field": "confirm"},
+            )
+        return TracePurgeResult(deleted=self.tracing.purge())

@@ -301,13 +301,16 @@ class Traces:
         self,
         trace_id: str,
         label: str,
-        idempotency_key: str,
+        idempotency_key: str | None,
         *,
         event_id: int | None = None,
         document: str | None = None,
     ) -> tuple[TraceJudgment, bool]:
         self.settle()
         self.require(trace_id)
+        if idempotency_key is None:  # the same judgment again is the same key
+            said = f"{label}\0{event_id}\0{document}"
+            idempotency_key = "auto-" + hashlib.sha256(said.encode()).hexdigest()[:32]
         judgment = NewJudgment(
             trace_id,
             label,  # type: ignore[arg-type]

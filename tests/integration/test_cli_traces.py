@@ -89,7 +89,35 @@ def test_get_with_trace_id_records_the_span_it_printed(cli: Cli) -> None:
     failed = cli("get", "notes/nope.md", "--trace-id", trace_id)
     assert failed.code != 0 and "Trace:" not in past.err + failed.err
     with open_gno() as gno:
-        detail = gno.trace_show(trace_id)
+        detail = gno.tracing.show(trace_id)
     opened = [(e.start_line, e.end_line) for e in detail.events if e.kind == "opened"]
     assert opened == [(3, 4)]
     assert detail.header.query_text == "alpha"
+
+
+def test_trace_commands_list_show_label_delete_purge(cli: Cli) -> None:
+    import json
+
+    enable(cli, "replay")
+    (first,) = TRACE.findall(cli.ok("search", "alpha").err)
+    (second,) = TRACE.findall(cli.ok("query", "beta", "--fast").err)
+    listed = cli.ok("trace", "list", "--json").json()
+    assert [t["traceId"] for t in listed["traces"]] == [second, first]
+    assert "alpha" not in cli.ok("trace", "list").out  # summaries never show the query
+    shown = cli.ok("trace", "show", first, "--json").json()
+    assert shown["trace"]["query"] == "alpha" and shown["totals"]["events"] == 2
+    event = shown["events"][0]["eventId"]
+    assert f"event {event} result" in cli.ok("trace", "show", first).out
+    labelled = cli.ok("trace", "label", first, "relevant", "--event", str(event)).out
+    assert json.loads(labelled)["created"] is True
+    again = cli.ok("trace", "label", first, "relevant", "--event", str(event), "--json").json()
+    assert again["created"] is False
+    bad = cli("trace", "label", first, "missing_expected", "--document", "/etc/passwd")
+    assert bad.code == 1 and "docid" in bad.err
+    assert cli.ok("trace", "delete", second, "--json").json() == {
+        "traceId": second,
+        "deleted": True,
+    }
+    assert cli("trace", "purge").code == 1
+    assert cli.ok("trace", "purge", "--yes", "--json").json() == {"deleted": 1}
+    assert cli("trace", "show", first).code != 0

@@ -78,7 +78,7 @@ def test_metadata_mode_keeps_digest_and_shape_never_text(adapters: Adapters, gno
         "gno_query", "alpha secret words", {"collection": "notes", "tags": []}, "hybrid", HITS
     )
     assert trace_id is not None
-    detail = gno.trace_show(trace_id)
+    detail = gno.tracing.show(trace_id)
     head = detail.header
     assert head.query_text is None and head.query_shape == {"chars": 18, "terms": 3}
     assert head.filters == {"collection": "notes"}
@@ -90,7 +90,7 @@ def test_metadata_mode_keeps_digest_and_shape_never_text(adapters: Adapters, gno
 def test_replay_mode_keeps_the_query(adapters: Adapters, gno: Gno) -> None:
     tracing(adapters, enabled=True, redaction_mode="replay")
     trace_id = gno.trace_retrieval("gno_search", "alpha", {}, "bm25", HITS)
-    assert trace_id is not None and gno.trace_show(trace_id).header.query_text == "alpha"
+    assert trace_id is not None and gno.tracing.show(trace_id).header.query_text == "alpha"
 
 
 def test_get_continues_an_open_trace_then_it_settles(adapters: Adapters, gno: Gno) -> None:
@@ -100,24 +100,24 @@ def test_get_continues_an_open_trace_then_it_settles(adapters: Adapters, gno: Gn
     assert gno.trace_opened(trace_id, "#aaaaaa", "gno://notes/a.md", 3, 5) == trace_id
     assert gno.trace_opened(trace_id, "#aaaaaa", "gno://notes/a.md", 5, 3) is None  # no span
     assert gno.trace_opened("trc_" + "1" * 32, "#aaaaaa", "gno://notes/a.md", 1, 1) is None
-    shown = gno.trace_show(trace_id)
+    shown = gno.tracing.show(trace_id)
     assert shown.header.status == "open"
     assert [(e.kind, e.start_line, e.end_line) for e in shown.events][-1] == ("opened", 3, 5)
     adapters.clock.advance(OPEN_SECONDS)  # type: ignore[attr-defined]
     assert gno.trace_opened(trace_id, "#aaaaaa", "gno://notes/a.md", 1, 1) is None
-    assert gno.trace_show(trace_id).header.status == "completed"
+    assert gno.tracing.show(trace_id).header.status == "completed"
 
 
 def test_labels_through_the_facade(adapters: Adapters, gno: Gno) -> None:
     tracing(adapters, enabled=True)
     trace_id = gno.trace_retrieval("gno_search", "alpha", {}, "bm25", HITS)
     assert trace_id is not None
-    event = gno.trace_show(trace_id).events[0]
-    judgment, made = gno.trace_label(trace_id, "relevant", "k", event_id=event.event_id)
+    event = gno.tracing.show(trace_id).events[0]
+    judgment, made = gno.tracing.label(trace_id, "relevant", "k", event_id=event.event_id)
     assert made and judgment.document == "#aaaaaa"
     with pytest.raises(ValidationError):
-        gno.trace_label(trace_id, "missing_expected", "k2", document="/etc/passwd")
+        gno.tracing.label(trace_id, "missing_expected", "k2", document="/etc/passwd")
     with pytest.raises(NotFoundError):
-        gno.trace_label("trc_" + "2" * 32, "relevant", "k", event_id=event.event_id)
-    assert [h.trace_id for h in gno.trace_list()] == [trace_id]
-    assert gno.trace_delete(trace_id) and gno.trace_list() == []
+        gno.tracing.label("trc_" + "2" * 32, "relevant", "k", event_id=event.event_id)
+    assert [h.trace_id for h in gno.tracing.list()] == [trace_id]
+    assert gno.tracing.delete(trace_id) and gno.tracing.list() == []

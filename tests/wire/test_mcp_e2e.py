@@ -123,6 +123,8 @@ def test_gno_mcp_serves_a_real_index(foam_env: dict[str, str], mode: str) -> Non
         "gno_egress_audit_list",
         "gno_egress_audit_show",
         "gno_egress_audit_status",
+        "gno_trace_list",
+        "gno_trace_show",
     ]
     validate("search-results", seen["search"])
     assert seen["search"]["results"][0]["uri"] == "gno://foam/user/features/wikilinks.md"

@@ -104,6 +104,8 @@ def test_registry_names_and_order() -> None:
         "gno_egress_audit_list",
         "gno_egress_audit_show",
         "gno_egress_audit_status",
+        "gno_trace_list",
+        "gno_trace_show",
     ]
     write_only = [t.name for t in registry("full", True).tools if t.write]
     assert write_only == [
@@ -122,6 +124,9 @@ def test_registry_names_and_order() -> None:
         "gno_egress_policy_set",
         "gno_egress_audit_delete",
         "gno_egress_audit_purge",
+        "gno_trace_label",
+        "gno_trace_delete",
+        "gno_trace_purge",
     ]
     assert [t.name for t in registry("full", True).tools if not t.write] == [
         t.name for t in registry("full", False).tools

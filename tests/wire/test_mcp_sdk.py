@@ -110,6 +110,8 @@ def test_every_tool_and_resource_through_the_sdk(mode: str) -> None:
         "gno_egress_audit_list",
         "gno_egress_audit_show",
         "gno_egress_audit_status",
+        "gno_trace_list",
+        "gno_trace_show",
     ]
     is_error, structured, text = seen["search"]
     assert not is_error and structured["meta"]["totalResults"] == 1

@@ -94,7 +94,7 @@ def test_get_with_trace_id_records_the_exact_span() -> None:
     assert trace_id(got) == tid
     span = got["structuredContent"]["returnedLines"]
     with build(made) as gno:
-        events = gno.trace_show(tid).events
+        events = gno.tracing.show(tid).events
     opened = [e for e in events if e.kind == "opened"]
     assert [(e.start_line, e.end_line) for e in opened] == [(span["start"], span["end"])]
     # Out of range and failed gets record nothing and carry no id.
@@ -102,7 +102,7 @@ def test_get_with_trace_id_records_the_exact_span() -> None:
     missing = call(p, "gno_get", ref="gno://notes/nope.md", traceId=tid)
     assert (missing.get("isError") and "_meta" not in missing) or "gno" not in missing["_meta"]
     with build(made) as gno:
-        after = gno.trace_show(tid).events
+        after = gno.tracing.show(tid).events
     assert [e for e in after if e.kind == "opened"] == opened
     assert past.get("isError") or "retrievalTrace" not in past.get("_meta", {}).get("gno", {})
 
@@ -113,5 +113,105 @@ def test_metadata_mode_stores_no_query_text() -> None:
     p = peer(made)
     tid = trace_id(call(p, "gno_query", query="foam ideas secret"))
     with build(made) as gno:
-        header = gno.trace_show(tid).header
+        header = gno.tracing.show(tid).header
     assert header.query_text is None and "secret" not in repr(header)
+
+
+def test_receipts_list_show_label_delete_purge() -> None:
+    made = adapters()
+    tracing(made, enabled=True, redaction_mode="replay")
+    reader = peer(made)
+    assert {"gno_trace_list", "gno_trace_show"} <= tool_names(reader)
+    assert not {"gno_trace_label", "gno_trace_delete", "gno_trace_purge"} & tool_names(reader)
+    first = trace_id(call(reader, "gno_search", query="foam"))
+    second = trace_id(call(reader, "gno_query", query="foam ideas"))
+    listed = call(reader, "gno_trace_list", limit=1)["structuredContent"]
+    assert [t["traceId"] for t in listed["traces"]] == [second]
+    assert "query" not in listed["traces"][0]  # summaries omit the query text
+    rest = call(reader, "gno_trace_list", cursor=listed["nextCursor"])["structuredContent"]
+    assert [t["traceId"] for t in rest["traces"]] == [first] and "nextCursor" not in rest
+    shown = call(reader, "gno_trace_show", traceId=first)["structuredContent"]
+    assert shown["trace"]["query"] == "foam" and shown["totals"]["events"] == 1
+    event = shown["events"][0]["eventId"]
+    unknown = reader.request(
+        "tools/call",
+        {"name": "gno_trace_label", "arguments": {"traceId": first, "label": "relevant"}},
+    )
+    assert "Unknown tool" in unknown["error"]["message"]  # not registered without writes
+
+    writer = Peer(facade=factory(made), enable_write=True)
+    writer.initialize()
+    made_once = call(writer, "gno_trace_label", traceId=first, label="relevant", eventId=event)
+    again = call(writer, "gno_trace_label", traceId=first, label="relevant", eventId=event)
+    assert made_once["structuredContent"]["created"] and not again["structuredContent"]["created"]
+    path = call(writer, "gno_trace_label", traceId=first, label="missing_expected", document="/x")
+    assert path["isError"] and path["_meta"]["gno/error"]["code"] == "VALIDATION"
+    foreign = call(writer, "gno_trace_label", traceId=first, label="irrelevant", eventId=10**6)
+    assert foreign["isError"]
+    shown = call(writer, "gno_trace_show", traceId=first)["structuredContent"]
+    assert [j["label"] for j in shown["judgments"]] == ["relevant"]
+    gone = call(writer, "gno_trace_delete", traceId=first)["structuredContent"]
+    assert gone == {"traceId": first, "deleted": True}
+    missing = call(writer, "gno_trace_show", traceId=first)
+    assert missing["_meta"]["gno/error"]["code"] == "NOT_FOUND"
+    assert call(writer, "gno_trace_purge")["isError"]  # confirm: true is required
+    assert call(writer, "gno_trace_purge", confirm=True)["structuredContent"] == {"deleted": 1}
+    assert usage(made) == 0
+
+
+def tool_names(p: Peer) -> set[str]:
+    return {t["name"] for t in p.request("tools/list")["result"]["tools"]}
+
+
+def test_http_refuses_trace_mutations_before_dispatch_without_echoing_them() -> None:
+    import httpx
+
+    from tests.http_support import assert_refusal, served
+    from tests.wire.test_http_writes import _mcp_call
+
+    canary = "trc_" + "c0ffee" * 5 + "ab"
+    with served(mode="serve") as server, httpx.Client(base_url=server.base, timeout=10) as http:
+        for rid, (name, args) in enumerate(
+            [
+                ("gno_trace_label", {"traceId": canary, "label": "relevant", "eventId": 1}),
+                ("gno_trace_delete", {"traceId": canary}),
+                ("gno_trace_purge", {"confirm": True}),
+            ],
+            1,
+        ):
+            refused = _mcp_call(http, rid, name, args)
+            assert_refusal(refused, 403, "write_disabled")
+            assert canary not in refused.text
+
+
+def test_rest_trace_routes_read_and_write_gated() -> None:
+    import httpx
+
+    from tests.http_support import served
+
+    made = adapters()
+    tracing(made, enabled=True, redaction_mode="replay")
+    first = trace_id(call(peer(made), "gno_search", query="foam"))
+    with (
+        served(mode="serve", factory=factory(made)) as server,
+        httpx.Client(base_url=server.base, timeout=10) as http,
+    ):
+        listed = http.get("/api/traces", params={"limit": 5}).json()
+        assert [t["traceId"] for t in listed["traces"]] == [first]
+        shown = http.get("/api/traces/show", params={"traceId": first}).json()
+        event = shown["events"][0]["eventId"]
+        label = {"traceId": first, "label": "relevant", "eventId": event}
+        refused = http.post("/api/traces/judgments", json=label)
+        assert refused.status_code == 403 and first not in refused.text
+        assert refused.json()["error"]["code"] == "WRITE_DISABLED"
+        assert http.post("/api/traces/purge", json={"confirm": True}).status_code == 403
+        unknown = http.get("/api/traces", params={"bogus": 1})
+        assert unknown.status_code == 400
+    with (
+        served(mode="serve", factory=factory(made), enable_write=True) as server,
+        httpx.Client(base_url=server.base, timeout=10) as http,
+    ):
+        made_one = http.post("/api/traces/judgments", json=label)
+        assert made_one.status_code == 200 and made_one.json()["created"] is True
+        assert http.post("/api/traces/delete", json={"traceId": first}).json()["deleted"]
+        assert http.get("/api/traces/show", params={"traceId": first}).status_code == 404

@@ -32,6 +32,13 @@ from gno_adapters.mcp.tools.refactors import DUPLICATE_NOTE, MOVE_NOTE, RENAME_N
 from gno_adapters.mcp.tools.search import SEARCH
 from gno_adapters.mcp.tools.semantic import QUERY, SIMILAR, VSEARCH
 from gno_adapters.mcp.tools.tags import LIST_TAGS
+from gno_adapters.mcp.tools.traces import (
+    TRACE_DELETE,
+    TRACE_LABEL,
+    TRACE_LIST,
+    TRACE_PURGE,
+    TRACE_SHOW,
+)
 from gno_adapters.mcp.tools.writes import (
     ADD_COLLECTION,
     CAPTURE,
@@ -95,6 +102,11 @@ ALL_TOOLS: tuple[ToolDef, ...] = (
     POLICY_SET,
     AUDIT_DELETE,
     AUDIT_PURGE,
+    TRACE_LIST,
+    TRACE_SHOW,
+    TRACE_LABEL,
+    TRACE_DELETE,
+    TRACE_PURGE,
 )
 
 __all__ = ["ALL_TOOLS"]
