@@ -8,6 +8,7 @@ posting only here.
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -43,13 +44,28 @@ def templates() -> Any:
     view marks it ``Markup``, which only the Markdown renderer's output is)."""
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
-    return Environment(
+    environment = Environment(
         loader=PackageLoader("gno_adapters.web", "templates"),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    environment.globals["asset"] = asset_url
+    return environment
+
+
+def asset_url(name: str) -> str:
+    """``/static/<name>?v=<hash of its bytes>``: a page names each file by its content, so the
+    browser keeps it for good and asks again only when gno ships a new one (a page load is one
+    request, not five: the gateway's per-peer rate limit counts every request)."""
+    return f"/static/{name}?v={version(name)}"
+
+
+@cache
+def version(name: str) -> str:
+    body = static_file(name)
+    return hashlib.sha256(body).hexdigest()[:12] if body is not None else ""
 
 
 @cache
@@ -75,12 +91,16 @@ def see_other(location: str) -> Response:
     return response
 
 
-def asset(name: str) -> Response:
+def asset(name: str, wanted: str | None) -> Response:
+    """A static file; kept by the browser for a year when asked for by its current version."""
     body = static_file(name)
     if body is None:
         response = Response(b"not found\n", status=404, content_type="text/plain; charset=utf-8")
     else:
         response = Response(body, status=200, content_type=STATIC_TYPES[name])
-        response.headers["Cache-Control"] = "no-cache"
+        fresh = wanted == version(name)
+        response.headers["Cache-Control"] = (
+            "public, max-age=31536000, immutable" if fresh else "no-cache"
+        )
     response.headers.update(SECURITY_HEADERS)
     return response

@@ -8,7 +8,7 @@ attribute value is escaped by the renderer; a link's ``href`` is only ever one t
 text marked broken; an image is never loaded (no ``<img>``: the page requests nothing the note
 names), only named. Each block carries ``data-line``: its first line in the document's own
 numbering (the file's for Markdown and text; frontmatter lines keep their numbers), and the block
-holding the cited line (``?line=``) is marked ``cited``. Headings sit one level down (the page's
+holding the cited line (``?line=``) gets the id ``cited``. Headings sit one level down (the page's
 ``h1`` is the note's title).
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
@@ -60,7 +60,29 @@ def render(
     content: str, targets: Mapping[str, LinkTarget], cited_line: int | None = None
 ) -> Rendered:
     """``content`` (a document's Markdown) as HTML; ``targets`` maps a link's target as written
-    (a path, or a wikilink's inner text) to what it resolves to."""
+    (a path, or a wikilink's inner text) to what it resolves to. The last few renderings are
+    kept (a long note costs about half a second to parse): a cited line only marks its block."""
+    key = tuple(sorted((text, target.uri) for text, target in targets.items()))
+    made = _rendered(content, key)
+    html = made.html
+    serial = _cited_block(made.blocks, cited_line)
+    if serial is not None:
+        # Each block's ``data-b`` is unique, quotes included: the one replacement is that block.
+        html = html.replace(f' data-b="{serial}"', f' data-b="{serial}" id="cited"', 1)
+    return Rendered(made.frontmatter, made.frontmatter_lines, html)
+
+
+@dataclass(frozen=True, slots=True)
+class _Made:
+    frontmatter: str | None
+    frontmatter_lines: int
+    html: str
+    #: Every numbered block in document order: (first line index, end line index, serial).
+    blocks: tuple[tuple[int, int, int], ...]
+
+
+@lru_cache(maxsize=16)
+def _rendered(content: str, targets: tuple[tuple[str, str | None], ...]) -> _Made:
     frontmatter: str | None = None
     body = content
     skipped = 0
@@ -71,11 +93,25 @@ def render(
         # Blank lines in place of the frontmatter keep every later block on its file line.
         body = "\n" * skipped + content[match.end() :]
     md = _parser()
-    env: dict[str, Any] = {"targets": targets}
+    env: dict[str, Any] = {"targets": {text: LinkTarget(uri) for text, uri in targets}}
     tokens = md.parse(body, env)
-    _number_blocks(tokens, cited_line)
+    blocks = _number_blocks(tokens)
     html = md.renderer.render(tokens, md.options, env)
-    return Rendered(frontmatter=frontmatter, frontmatter_lines=skipped, html=html)
+    return _Made(frontmatter, skipped, html, blocks)
+
+
+def _cited_block(blocks: Sequence[tuple[int, int, int]], line: int | None) -> int | None:
+    """The serial of the innermost block holding ``line`` (the last in document order); for a
+    line no block holds (a blank line between two), the last block that starts before it."""
+    if line is None:
+        return None
+    found = before = None
+    for start, end, serial in blocks:
+        if start < line:
+            before = serial
+            if line <= max(end, start + 1):
+                found = serial
+    return found if found is not None else before
 
 
 @cache
@@ -92,8 +128,8 @@ def _parser() -> MarkdownIt:
     return md
 
 
-def _number_blocks(tokens: Sequence[Token], cited_line: int | None) -> None:
-    cited: Token | None = None
+def _number_blocks(tokens: Sequence[Token]) -> tuple[tuple[int, int, int], ...]:
+    blocks: list[tuple[int, int, int]] = []
     for token in tokens:
         if token.type in ("heading_open", "heading_close"):
             # The page's one h1 is the note's title: the note's own headings sit one below it.
@@ -102,11 +138,9 @@ def _number_blocks(tokens: Sequence[Token], cited_line: int | None) -> None:
             continue  # (a tight list's paragraphs are hidden: not rendered, so not numbered)
         start, end = token.map
         token.attrSet("data-line", str(start + 1))
-        if cited_line is not None and start < cited_line <= max(end, start + 1):
-            cited = token  # the last (innermost) block holding the line
-    if cited is not None:
-        cited.attrJoin("class", "cited")
-        cited.attrSet("id", "cited")
+        token.attrSet("data-b", str(len(blocks)))
+        blocks.append((start, end, len(blocks)))
+    return tuple(blocks)
 
 
 def _classify(href: str, targets: Mapping[str, LinkTarget]) -> tuple[str, str | None]:

@@ -207,7 +207,7 @@ def register_web(
 
     @app.get("/static/<name>", endpoint="web_static")
     async def static(name: str) -> Response:
-        return asset(name)
+        return asset(name, request.args.get("v"))
 
 
 def _offers(offered: frozenset[str], mode: str) -> bool:

@@ -62,7 +62,7 @@ FIND_BAD = """() => {
     }
   }
   const scripts = [...document.scripts].map(s => s.getAttribute('src'))
-    .filter(src => !/^[/]static[/](gno|dashboard|graph)[.]js$/.test(src || ''));
+    .filter(src => !/^[/]static[/](gno|dashboard|graph)[.]js[?]v=[0-9a-f]{12}$/.test(src || ''));
   const body = document.querySelector('main');
   const embedded = body ? [...body.querySelectorAll(
     'svg, iframe, img, style, form:not([role=search]), object, embed, video, audio')].map(e => e.tagName) : [];

@@ -47,8 +47,10 @@ def assert_page(response: httpx.Response, status: int = 200) -> str:
     html = response.text
     # No inline script, no inline style, nothing from another host.
     scripts = re.findall(r"<script[^>]*>", html)
-    assert scripts[0] == '<script src="/static/gno.js" defer>'
-    assert all(re.fullmatch(r'<script src="/static/[a-z]+\.js" defer>', s) for s in scripts)
+    assert re.fullmatch(r'<script src="/static/gno\.js\?v=[0-9a-f]{12}" defer>', scripts[0])
+    assert all(
+        re.fullmatch(r'<script src="/static/[a-z]+\.js\?v=[0-9a-f]{12}" defer>', s) for s in scripts
+    )
     assert "<style" not in html and " style=" not in html
     assert not re.search(r"""(?:src|href)=["']?(?:https?:)?//""", html)
     return html
@@ -76,8 +78,8 @@ def test_pages_answer_what_the_facade_answers() -> None:
             assert f'href="/doc?ref={ALPHA}&amp;line=' in found
             doc = assert_page(await client.get(f"/doc?ref={ALPHA}&line=6"))
             # Lines are the file's: the frontmatter holds lines 1-3, the heading is line 4.
-            assert '<h2 data-line="4">Alpha</h2>' in doc
-            assert '<p data-line="6" class="cited" id="cited">Foam notes link ideas.' in doc
+            assert '<h2 data-line="4" data-b="0">Alpha</h2>' in doc
+            assert '<p data-line="6" data-b="1" id="cited">Foam notes link ideas.' in doc
             folder = assert_page(await client.get("/browse?collection=notes&folder=sub%20dir"))
             assert f'href="/doc?ref={quote(BETA, safe="/:")}"' in folder
             assert "alpha.md" not in folder
@@ -130,6 +132,13 @@ def test_static_files_are_an_allowlist() -> None:
             assert js.status_code == 200 and js.headers["content-type"].startswith(
                 "text/javascript"
             )
+            assert js.headers["cache-control"] == "no-cache"
+            page_html = (await client.get("/")).text
+            versioned = re.search(r'src="(/static/gno\.js\?v=[0-9a-f]{12})"', page_html)
+            assert versioned is not None
+            kept = await client.get(versioned.group(1))
+            assert kept.content == js.content
+            assert kept.headers["cache-control"] == "public, max-age=31536000, immutable"
             css = await client.get("/static/gno.css")
             assert css.status_code == 200 and "prefers-color-scheme: dark" in css.text
             graph = await client.get("/static/graph.js")
@@ -232,5 +241,13 @@ def test_a_cited_line_in_a_tight_list_marks_its_item() -> None:
     from gno_adapters.web.markdown import render
 
     html = render("# T\n\n1. first\n   - nested\n2. second\n", {}, cited_line=4).html
-    assert '<li data-line="4" class="cited" id="cited">nested</li>' in html
+    assert re.search(r'<li data-line="4" data-b="\d+" id="cited">nested</li>', html)
     assert html.count('id="cited"') == 1
+
+
+def test_a_blank_cited_line_marks_the_block_above_it() -> None:
+    from gno_adapters.web.markdown import render
+
+    html = render("# T\n\npara one\n\n\npara two\n", {}, cited_line=4).html
+    assert re.search(r'<p data-line="3" data-b="\d+" id="cited">para one</p>', html)
+    assert 'id="cited"' not in render("# T\n", {}, cited_line=None).html
