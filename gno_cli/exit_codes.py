@@ -7,10 +7,10 @@ from __future__ import annotations
 NOT_RUNNING = 3
 #: ``gno audit`` found problems (a rule failed) in a complete report.
 AUDIT_FINDINGS = 4
-#: ``gno audit`` could not finish: a partial report (cancelled, a rule unavailable or
-#: inconclusive) or the index changed during it.
+#: ``gno audit`` could not finish: a partial report (cancelled or Ctrl-C, a rule unavailable
+#: or inconclusive) or the index changed during it.
 AUDIT_PARTIAL = 5
-#: Ctrl-C.
+#: Ctrl-C (``gno audit`` excepted: it prints the partial report and exits ``AUDIT_PARTIAL``).
 INTERRUPTED = 130
 #: The reader of stdout left (``gno search x | head``): the status of a process killed by SIGPIPE.
 BROKEN_PIPE = 141
@@ -22,7 +22,10 @@ MEANINGS: dict[int, str] = {
         "a refactor plan cannot apply, a `multi-get` glob matches nothing, `collection policy "
         "check` denies)"
     ),
-    2: "runtime failure while doing valid work (I/O, database, model, a lock held)",
+    2: (
+        "runtime failure while doing valid work (I/O, database, model, a lock held; "
+        "`changes --follow`: retention passed its cursor, entries were lost)"
+    ),
     NOT_RUNNING: "not running: `serve`/`daemon --status` or `--stop` found no live server",
     AUDIT_FINDINGS: (
         "conflict to retry: re-read the memory and write again; or `audit` found problems "
@@ -30,9 +33,9 @@ MEANINGS: dict[int, str] = {
     ),
     AUDIT_PARTIAL: (
         "`audit` could not finish: the report is partial (a rule unavailable or inconclusive, "
-        "cancelled) or the index changed during it; never a clean result"
+        "cancelled, Ctrl-C) or the index changed during it; never a clean result"
     ),
-    INTERRUPTED: "interrupted (Ctrl-C)",
+    INTERRUPTED: "interrupted (Ctrl-C); `audit` prints its partial report and exits 5 instead",
     BROKEN_PIPE: "the reader of stdout went away (a pipe into `head`), as SIGPIPE",
 }
 

@@ -94,6 +94,9 @@ class RequestContext:
     envelope: Envelope | None = None
     meta: JSONObject = field(default_factory=dict)
     cancelled: threading.Event = field(default_factory=threading.Event)
+    #: The work answers even when cancelled: its answer then says it is incomplete
+    #: (``gno_audit``'s partial report). Every other cancelled request gets no answer.
+    answers_cancelled: bool = False
 
     @property
     def modern(self) -> bool:

@@ -4,7 +4,10 @@ The engine is synchronous and transport-free. Cheap methods (lifecycle, listings
 at once; tool calls and resource reads come back as deferred ``work`` that the transport runs
 off its read loop (a worker thread on stdio, a thread hop under asyncio on HTTP) so that
 ``notifications/cancelled`` and ``ping`` stay responsive while a call runs. A request cancelled
-before its work finishes is never answered.
+before its work finishes is not answered (MCP: the receiver SHOULD NOT answer it), except where
+the tool's contract gives a cancelled call an answer that says it is incomplete: ``gno_audit``
+answers its partial report (the spec's audit contract; a client that stopped waiting drops a
+late answer, as MCP asks of every sender of a cancellation).
 """
 
 from __future__ import annotations
@@ -214,7 +217,7 @@ class Engine:
 
         def run() -> JSONObject | None:
             try:
-                if ctx.cancelled.is_set():
+                if ctx.cancelled.is_set() and not ctx.answers_cancelled:
                     return None
                 response = result_response(ctx.request_id, self._stamp(ctx, work()))
             except RpcError as exc:
@@ -226,7 +229,7 @@ class Engine:
                 )
             finally:
                 conn.finish(ctx)
-            return None if ctx.cancelled.is_set() else response
+            return None if ctx.cancelled.is_set() and not ctx.answers_cancelled else response
 
         return Reply(work=run)
 

@@ -63,6 +63,9 @@ class ToolDef:
     write: bool = False
     requires: str | None = None
     annotations: JSONObject = field(default_factory=lambda: dict(READ_ONLY))
+    #: A cancelled call still answers, with a result that says it is incomplete (see
+    #: ``gno_adapters.mcp.protocol``); off for every tool but ``gno_audit``.
+    answers_cancelled: bool = False
 
 
 def closed(schema: Mapping[str, Any]) -> JSONObject:

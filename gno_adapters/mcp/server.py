@@ -101,6 +101,7 @@ class GnoHandlers:
         tool = self.registry.get(name)
         if tool is None:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}", {"tool": name})
+        ctx.answers_cancelled = tool.answers_cancelled
         call = ToolCall(
             ctx, arguments, self.facades, self.transport_status, self.jobs, self.instance_id
         )

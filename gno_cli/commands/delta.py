@@ -15,6 +15,7 @@ from gno_cli.output import emit, emit_json
 if TYPE_CHECKING:
     from gno_cli.context import Context
     from gno_core.contracts.delta import ChangeEntry
+    from gno_core.contracts.delta_requests import ChangesRequest
 
 #: Seconds between two reads of the journal under ``--follow``.
 FOLLOW_INTERVAL = 0.5
@@ -37,8 +38,9 @@ def _changes_options(c: argparse.ArgumentParser) -> None:
     c.add_argument(
         "--follow",
         action="store_true",
-        help="keep reading: print new changes as they are committed (one JSON line each "
-        "with --json) until interrupted",
+        help="keep reading: print each change committed after --since (default: from now) "
+        "as it comes, one line each (--json: one changes-follow-event@1.0 object per line), "
+        "until Ctrl-C (exit 130); exit 2 when retention passes the cursor first",
     )
 
 
@@ -73,12 +75,12 @@ def run_changes(ctx: Context) -> int:
     from gno_core.contracts.delta_requests import ChangesRequest
 
     req = validated(ctx.args, ChangesRequest)
-    if ctx.json and not ctx.args.follow:
+    if ctx.args.follow:
+        return _follow(ctx, req)
+    if ctx.json:
         emit_json(ctx.gno.changes_wire(req).wire())  # no model per entry
         return 0
     res = ctx.gno.changes(req)
-    if ctx.args.follow:
-        return _follow(ctx, req, res.page.next_cursor, res.changes)
     for e in res.changes:
         emit(_line(e))
     for warning in res.warnings:
@@ -89,22 +91,90 @@ def run_changes(ctx: Context) -> int:
     return 0
 
 
-def _follow(ctx: Context, req: object, cursor: str, first: list[ChangeEntry]) -> int:
-    from gno_core.contracts.delta_requests import ChangesRequest
+class _Interrupt:
+    """Ctrl-C under ``--follow``: remembered, and acted on between two reads, so a line is
+    never cut and no read is abandoned half way (the loop exits 130 at its next check)."""
 
-    assert isinstance(req, ChangesRequest)
-    entries = first
+    def __init__(self) -> None:
+        self.pending = False
+        self.sleeping = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.pending = True
+        if self.sleeping:
+            raise KeyboardInterrupt  # only ever raised inside the wait
+
+
+def _follow(ctx: Context, req: ChangesRequest) -> int:
+    """Print every entry after the start (``--since``, or the latest entry when not given),
+    each once and in journal order, reading the journal every ``FOLLOW_INTERVAL`` seconds, until
+    Ctrl-C (130). A cursor that retention passed before it was read ends the stream: the
+    follower cannot go on without a gap (a ``cursorExpired`` event with ``--json``, exit 2)."""
+    import signal
+    import threading
+
+    from gno_cli.exit_codes import INTERRUPTED
+
+    interrupt = _Interrupt()
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, interrupt)
+    else:  # pragma: no cover - the CLI runs on the main thread
+        previous = None
     try:
-        while True:
-            for e in entries:
-                emit(json.dumps(e.wire(), ensure_ascii=False) if ctx.json else _line(e))
-            sys.stdout.flush()
-            if not entries:
-                time.sleep(FOLLOW_INTERVAL)
+        cursor = req.since
+        if cursor is None:
+            cursor = ctx.gno.changes(req.model_copy(update={"limit": 1})).page.latest_cursor
+        if not ctx.quiet:
+            emit(f"Following changes after {cursor} (Ctrl-C to stop)", sys.stderr)
+            sys.stderr.flush()
+        while not interrupt.pending:
             res = ctx.gno.changes(req.model_copy(update={"since": cursor}))
-            entries, cursor = res.changes, res.page.next_cursor
-    except KeyboardInterrupt:
-        return 0
+            if res.page.cursor_expired:
+                return _expired(ctx, cursor, res.page.earliest_cursor, res.warnings)
+            for warning in res.warnings:
+                emit(f"warning: {warning}", sys.stderr)
+            for e in res.changes:
+                if ctx.json:
+                    event = {"event": "change", "cursor": e.id, "change": e.wire()}
+                    emit(json.dumps(event, ensure_ascii=False))
+                else:
+                    emit(_line(e))
+            sys.stdout.flush()
+            cursor = res.page.next_cursor
+            if res.page.truncated:
+                continue  # more are already there: no wait
+            interrupt.sleeping = True
+            try:
+                if not interrupt.pending:
+                    time.sleep(FOLLOW_INTERVAL)
+            except KeyboardInterrupt:
+                pass
+            finally:
+                interrupt.sleeping = False
+        emit("Interrupted", sys.stderr)
+        return INTERRUPTED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _expired(ctx: Context, cursor: str, earliest: str, warnings: list[str]) -> int:
+    said = "retention dropped changes after the cursor before they were read"
+    if ctx.json:
+        event = {
+            "event": "cursorExpired",
+            "cursor": cursor,
+            "earliestCursor": earliest,
+            "warnings": warnings,
+        }
+        emit(json.dumps(event, ensure_ascii=False))
+        sys.stdout.flush()
+    emit(
+        f"Error: {said} ({cursor}); the kept history starts at {earliest}: read it with "
+        "gno changes --since <that cursor>, then follow again",
+        sys.stderr,
+    )
+    return 2
 
 
 def run_diff(ctx: Context) -> int:

@@ -1,9 +1,12 @@
 """``gno impact`` (what depends on a document) and ``gno audit`` (is the knowledge base
-sound: exit 0 clean, 4 findings, 5 partial)."""
+sound: exit 0 clean, 4 findings, 5 partial; Ctrl-C stops it with the partial report, exit 5)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from gno_cli.options import add_request_options, defer, validated
@@ -65,7 +68,10 @@ def run_audit(ctx: Context) -> int:
     from gno_core.integrity.text import audit_lines
 
     req = validated(ctx.args, AuditRequest)
-    report = ctx.gno.audit(req)
+    with _ctrl_c_stops() as interrupted:
+        report = ctx.gno.audit(req, cancelled=interrupted)
+    if interrupted() and any(r.reason == "cancelled" for r in report.rules):
+        emit("Interrupted: the audit stopped; the report below is partial", sys.stderr)
     output = getattr(ctx.args, "output", None)
     if output:
         _write_report(output, report.wire())
@@ -79,6 +85,33 @@ def run_audit(ctx: Context) -> int:
     if report.status != "complete":
         return AUDIT_PARTIAL
     return AUDIT_FINDINGS if any(r.status == "fail" for r in report.rules) else 0
+
+
+@contextmanager
+def _ctrl_c_stops() -> Iterator[Callable[[], bool]]:
+    """While the audit runs, Ctrl-C asks it to stop (at the next source or document) instead
+    of killing it: the rules not finished come back ``inconclusive`` and the report is printed,
+    ``partial``. The exit status is the report's (5), like any partial report: the printed
+    report is the answer, and 5 says it is not a clean one. A second Ctrl-C exits at once (130,
+    nothing printed)."""
+    import signal
+    import threading
+
+    asked: list[bool] = []
+
+    def stop(signum: int, frame: object) -> None:
+        if asked:
+            raise KeyboardInterrupt
+        asked.append(True)
+
+    if threading.current_thread() is not threading.main_thread():  # pragma: no cover
+        yield lambda: False
+        return
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        yield lambda: bool(asked)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _write_report(path: str, payload: dict[str, object]) -> None:

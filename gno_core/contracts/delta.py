@@ -1,5 +1,6 @@
-"""``changes@1.0`` (the change journal, metadata only) and ``document-diff@1.0`` (one document's
-structural diff for a change). Neither ever holds a document body."""
+"""``changes@1.0`` (the change journal, metadata only), ``changes-follow-event@1.0`` (one line
+of ``gno changes --follow --json``) and ``document-diff@1.0`` (one document's structural diff
+for a change). None ever holds a document body."""
 
 from __future__ import annotations
 
@@ -73,6 +74,21 @@ class ChangesPage(WireModel):
 class ChangesResult(WireModel):
     changes: list[ChangeEntry]
     page: ChangesPage
+    warnings: list[str] = Field(default_factory=list)
+
+
+class ChangesFollowEvent(WireModel):
+    """One line of ``gno changes --follow --json``. ``change``: one journal entry, newest last,
+    each exactly once; ``cursor`` is its id, the ``--since`` that resumes right after it.
+    ``cursorExpired``: retention (or a rebuilt index) dropped entries the follower had not read
+    yet, so the stream cannot go on without a gap; it is the last line (exit 2). ``cursor`` is
+    the position the follower had reached, ``earliestCursor`` where the kept history starts
+    now, and ``warnings`` say what happened."""
+
+    event: Literal["change", "cursorExpired"]
+    cursor: str = Field(pattern=CURSOR_PATTERN)
+    change: ChangeEntry | None = None
+    earliest_cursor: str | None = Field(default=None, pattern=CURSOR_PATTERN)
     warnings: list[str] = Field(default_factory=list)
 
 

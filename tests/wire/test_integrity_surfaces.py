@@ -174,7 +174,8 @@ def test_mcp_and_rest_audit(adapters: Adapters) -> None:
 
 def test_a_cancelled_mcp_audit_stops_with_a_partial_report(adapters: Adapters) -> None:
     """The MCP request's cancellation reaches the audit: it stops early (partial, the
-    unfinished rules inconclusive), and the engine answers no cancelled request."""
+    unfinished rules inconclusive), and, unlike every other cancelled request, the call answers
+    that partial report (the spec's audit contract), never a clean one."""
     import threading
 
     started, reports = threading.Event(), []
@@ -209,7 +210,12 @@ def test_a_cancelled_mcp_audit_stops_with_a_partial_report(adapters: Adapters) -
         {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "a1"}}
     )
     worker.join(10)
-    assert answers == [None]
+    (answer,) = answers
+    assert answer["id"] == "a1" and not answer["result"].get("isError")
+    answered = answer["result"]["structuredContent"]
+    assert_valid("audit-report", answered)
+    assert answered["status"] == "partial"
     (report,) = reports
     assert report.status == "partial"
     assert {r.reason for r in report.rules} == {"cancelled"}
+    assert answered == report.wire()

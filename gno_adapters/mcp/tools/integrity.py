@@ -34,7 +34,8 @@ def _audit(call: ToolCall) -> JSONObject:
     from gno_core.integrity.text import audit_lines
 
     req = validated(AuditRequest, call.arguments)
-    # A cancelled request stops at the next document: the report is partial, never clean.
+    # A cancelled request stops at the next document and answers its report: partial (the
+    # rules not finished inconclusive, reason cancelled), never clean.
     res = call.facade.audit(req, cancelled=call.ctx.cancelled.is_set)
     return tool_result("\n".join(audit_lines(res)), res)
 
@@ -45,4 +46,5 @@ AUDIT = ToolDef(
     output="audit-report",
     handler=_audit,
     requires="audit",
+    answers_cancelled=True,
 )
