@@ -116,10 +116,13 @@ def _follow(ctx: Context, req: ChangesRequest) -> int:
     from gno_cli.exit_codes import INTERRUPTED
 
     interrupt = _Interrupt()
-    if threading.current_thread() is threading.main_thread():
+    previous = None
+    # Not on another thread, nor where SIGINT is ignored (a job started with `&` by a shell
+    # without job control): it stays ignored, as it is for every other command.
+    if threading.current_thread() is threading.main_thread() and (
+        signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+    ):
         previous = signal.signal(signal.SIGINT, interrupt)
-    else:  # pragma: no cover - the CLI runs on the main thread
-        previous = None
     try:
         cursor = req.since
         if cursor is None:

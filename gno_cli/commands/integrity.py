@@ -104,7 +104,12 @@ def _ctrl_c_stops() -> Iterator[Callable[[], bool]]:
             raise KeyboardInterrupt
         asked.append(True)
 
-    if threading.current_thread() is not threading.main_thread():  # pragma: no cover
+    # Not on another thread, nor where SIGINT is ignored (a job started with `&` by a shell
+    # without job control): it stays ignored, as it is for every other command.
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    ):
         yield lambda: False
         return
     previous = signal.signal(signal.SIGINT, stop)

@@ -13,7 +13,22 @@ import time
 from pathlib import Path
 from typing import IO
 
-GNO = [sys.executable, "-m", "gno_cli.main"]
+#: ``gno`` with SIGINT as a terminal's foreground job has it, for a test that interrupts it: a
+#: test run started in the background by a shell without job control ignores SIGINT, and a
+#: child would inherit that (Python then leaves it ignored, as gno does).
+GNO_INTERACTIVE = [
+    sys.executable,
+    "-c",
+    "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from gno_cli.main import main; sys.exit(main(sys.argv[1:]))",
+]
+#: ``gno`` as a background job of a shell without job control starts it: SIGINT ignored.
+GNO_SIGINT_IGNORED = [
+    sys.executable,
+    "-c",
+    "import signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "from gno_cli.main import main; sys.exit(main(sys.argv[1:]))",
+]
 
 
 def home_env(home: Path) -> dict[str, str]:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.integration.cli_helpers import run_gno
-from tests.integration.streams import GNO, Lines, home_env, wait_for_open_index
+from tests.integration.streams import GNO_INTERACTIVE, Lines, home_env, wait_for_open_index
 from tests.schema_check import assert_valid
 
 NOTES = 6000
@@ -59,7 +59,7 @@ def test_ctrl_c_during_gno_audit_prints_the_partial_report_and_exits_5(
 ) -> None:
     env, data = big
     proc = subprocess.Popen(
-        [*GNO, "audit", *(["--json"] if json_out else [])],
+        [*GNO_INTERACTIVE, "audit", *(["--json"] if json_out else [])],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -67,9 +67,14 @@ def test_ctrl_c_during_gno_audit_prints_the_partial_report_and_exits_5(
     )
     assert proc.stdout is not None and proc.stderr is not None
     out, err = Lines(proc.stdout), Lines(proc.stderr)
-    wait_for_open_index(proc, data)
-    proc.send_signal(signal.SIGINT)
-    code = proc.wait(timeout=120)
+    try:
+        wait_for_open_index(proc, data)
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     printed, said = "\n".join(out.rest()), "\n".join(err.rest())
     assert "Traceback" not in said, said
     assert code == 5, (code, said)
@@ -103,7 +108,7 @@ def test_a_cancelled_mcp_gno_audit_answers_its_partial_report_over_stdio(
 ) -> None:
     env, data = big
     proc = subprocess.Popen(
-        [*GNO, "mcp"],
+        [*GNO_INTERACTIVE, "mcp"],
         env=env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -136,5 +141,10 @@ def test_a_cancelled_mcp_gno_audit_answers_its_partial_report_over_stdio(
     finally:
         assert proc.stdin is not None
         proc.stdin.close()
-        proc.wait(timeout=60)
+        try:
+            proc.wait(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
         out.rest()

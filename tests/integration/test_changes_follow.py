@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.integration.cli_helpers import Cli, run_gno
-from tests.integration.streams import GNO, Lines, home_env
+from tests.integration.streams import GNO_INTERACTIVE, GNO_SIGINT_IGNORED, Lines, home_env
 from tests.schema_check import assert_valid
 
 
@@ -44,10 +44,12 @@ def _follow(env: dict[str, str], *args: str) -> tuple[subprocess.Popen[str], Lin
     return proc, Lines(proc.stdout), err
 
 
-def _start(env: dict[str, str], *args: str) -> tuple[subprocess.Popen[str], Lines]:
+def _start(
+    env: dict[str, str], *args: str, command: list[str] = GNO_INTERACTIVE
+) -> tuple[subprocess.Popen[str], Lines]:
     """The follower, once it said from where it follows (its stdout left to the caller)."""
     proc = subprocess.Popen(
-        [*GNO, "changes", "--follow", *args],
+        [*command, "changes", "--follow", *args],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -55,10 +57,14 @@ def _start(env: dict[str, str], *args: str) -> tuple[subprocess.Popen[str], Line
     )
     assert proc.stderr is not None
     err = Lines(proc.stderr)
-    notice = err.next(timeout=60)
-    assert notice is not None and notice.startswith("Following changes after gno-change-v1."), (
-        notice
-    )
+    try:
+        notice = err.next(timeout=60)
+        assert notice is not None
+        assert notice.startswith("Following changes after gno-change-v1."), notice
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
     return proc, err
 
 
@@ -146,6 +152,26 @@ def test_a_reader_that_leaves_ends_the_follow_as_sigpipe(env: dict[str, str], va
     assert run_gno(env, "update").returncode == 0
     assert proc.wait(timeout=30) == 141
     assert "Traceback" not in "\n".join(err.rest())
+
+
+def test_a_follower_started_with_sigint_ignored_leaves_it_ignored(
+    env: dict[str, str], vault: Path
+) -> None:
+    """A background job of a shell without job control: Ctrl-C at the terminal is not for it."""
+    proc, err = _start(env, command=GNO_SIGINT_IGNORED)
+    assert proc.stdout is not None
+    out = Lines(proc.stdout)
+    try:
+        proc.send_signal(signal.SIGINT)
+        (vault / "plain.md").write_text("# Plain\n\nstill followed\n", encoding="utf-8")
+        assert run_gno(env, "update").returncode == 0
+        assert " update     gno://notes/plain.md" in (out.next() or "")
+        assert proc.poll() is None
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    out.rest()
+    err.rest()
 
 
 def test_retention_passing_the_cursor_while_following_says_so_and_exits_2(
