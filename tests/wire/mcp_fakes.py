@@ -5,7 +5,8 @@ Run as a script (``python tests/wire/mcp_fakes.py [--tool-profile core] [--enabl
 is an MCP stdio server over the real ``Gno`` on the in-memory notes of ``real_facade``.
 ``GNO_FAKE_CALL_LOG`` names a file that gets one line per facade call (so tests can prove a
 cancelled call never ran); a search for ``slow`` sleeps ``GNO_FAKE_SLOW_SECONDS`` (default 1.5)
-first, one for ``noisy`` writes to stdout (which stdio must keep off the protocol stream).
+first (an audit of the path ``slow/`` waits as long for its cancellation), one for ``noisy``
+writes to stdout (which stdio must keep off the protocol stream).
 """
 
 from __future__ import annotations
@@ -59,6 +60,14 @@ class FakeGno:
             print("noise from print()")
             os.write(1, b"noise from fd 1\n")
         return self._call("search", request)
+
+    def audit(self, request: Any, cancelled: Callable[[], bool] | None = None) -> Any:
+        self._record("audit")
+        if request.path == "slow/" and cancelled is not None:
+            deadline = time.monotonic() + float(os.environ.get("GNO_FAKE_SLOW_SECONDS", "1.5"))
+            while not cancelled() and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return self._call("audit", request, cancelled=cancelled)
 
     def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
         if name in self._failing:

@@ -364,6 +364,48 @@ def test_a_cancelled_legacy_call_is_never_answered(monkeypatch: pytest.MonkeyPat
         cancelled_call_is_not_answered(server, http)
 
 
+def test_a_cancelled_legacy_audit_answers_its_partial_report_on_the_open_post(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 2025-era session: the cancellation comes on another POST while the call's own POST
+    is still open, so the caller is still there to read the partial report."""
+    monkeypatch.setenv("GNO_FAKE_SLOW_SECONDS", "8")
+    with (
+        served(factory=FakeGno.factory()) as server,
+        httpx.Client(base_url=server.base, timeout=20) as http,
+    ):
+        sid, _ = open_session(http)
+        headers = {"Mcp-Session-Id": sid}
+        call = {"jsonrpc": "2.0", "id": 78, "method": "tools/call"}
+        call["params"] = {"name": "gno_audit", "arguments": {"path": "slow/"}}
+        answers: list[httpx.Response] = []
+
+        def slow_call() -> None:
+            with httpx.Client(base_url=server.base, timeout=20) as other:
+                answers.append(post(other, call, headers))
+
+        caller = threading.Thread(target=slow_call)
+        caller.start()
+        session = server.gateway.sessions.find(sid, identity="loopback", epoch=0)
+        assert session is not None
+        deadline = time.monotonic() + 10
+        while session.connection.in_flight() < 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        started = time.monotonic()
+        cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled"}
+        cancel["params"] = {"requestId": 78}
+        assert post(http, cancel, headers).status_code == 202
+        caller.join(20)
+        assert time.monotonic() - started < 5  # stopped by the cancellation, not the wait
+        assert answers[0].status_code == 200
+        result = answers[0].json()["result"]
+        assert not result.get("isError")
+        report = result["structuredContent"]
+        assert report["status"] == "partial"
+        assert {r["reason"] for r in report["rules"]} == {"cancelled"}
+
+
 def cancelled_call_is_not_answered(server: ServerThread, http: httpx.Client) -> None:
     sid, _ = open_session(http)
     headers = {"Mcp-Session-Id": sid}
