@@ -162,13 +162,21 @@ def _follow(ctx: Context, req: ChangesRequest) -> int:
 
 
 def _expired(ctx: Context, cursor: str, earliest: str, warnings: list[str]) -> int:
-    said = "retention dropped changes after the cursor before they were read"
+    """The follow cannot go on without a gap: say so, with where the kept history starts."""
+    from gno_core.errors import EXIT_CODES
+
+    rebuilt = any("another change journal" in w for w in warnings)
+    said = (
+        "the index was rebuilt: the cursor is of another change journal"
+        if rebuilt
+        else "retention dropped changes after the cursor before they were read"
+    )
     if ctx.json:
         event = {
             "event": "cursorExpired",
             "cursor": cursor,
             "earliestCursor": earliest,
-            "warnings": warnings,
+            "warnings": [said],
         }
         emit(json.dumps(event, ensure_ascii=False))
         sys.stdout.flush()
@@ -177,7 +185,7 @@ def _expired(ctx: Context, cursor: str, earliest: str, warnings: list[str]) -> i
         "gno changes --since <that cursor>, then follow again",
         sys.stderr,
     )
-    return 2
+    return EXIT_CODES["RUNTIME"]
 
 
 def run_diff(ctx: Context) -> int:
