@@ -18,7 +18,6 @@ from gno_adapters.sqlite.ledger_entries import (
     SNAP_COLUMNS,
     collection_renamed,
     inactivated,
-    moved_into,
     snapshot,
     upserted,
 )
@@ -127,6 +126,9 @@ class ApswLedger:
         with translate_errors("applying a sync batch"), write_transaction(self._conn):
             entries: list[PendingEntry] = []
             moved = self._rename_sources(batch)
+            # the old paths of moves whose new path this batch indexes (one ``rename`` each)
+            indexed = {u.rel_path for u in batch.upserts} if moved else set()
+            went = {str(row[1]) for new, row in moved.items() if new in indexed}
             orphans: set[str] = set()
             # Links and pending marks of the whole batch, written after its documents.
             links: list[tuple[int, Sequence[ExtractedLink], bool]] = []
@@ -148,7 +150,7 @@ class ApswLedger:
                     doc_id = int(str(row[7]))
                     self._conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
                     mark_names_pending(self._conn, doc_id)
-                    if self._journal and not moved_into(rel_path, moved, batch):
+                    if self._journal and rel_path not in went:
                         entries.append(inactivated(row))
             self._conn.executemany(
                 "DELETE FROM ingest_errors WHERE collection = ? AND rel_path = ?",
@@ -168,7 +170,7 @@ class ApswLedger:
             journal.append(self._conn, entries, now_ns)
 
     def _rename_sources(self, batch: SyncBatch) -> dict[str, tuple[object, ...]]:
-        """The active rows of ``batch.renamed`` sources (old path -> row), read before the batch
+        """The active rows of ``batch.renamed`` sources (new path -> row), read before the batch
         changes them: each move is journaled as one ``rename`` entry, not an inactivate and a
         create."""
         if not self._journal:
@@ -181,7 +183,7 @@ class ApswLedger:
                 (batch.collection, old_path),
             ).fetchone()
             if row is not None:
-                out[old_path] = (*row, new_path)
+                out[new_path] = (*row, new_path)
         return out
 
     def _upsert(

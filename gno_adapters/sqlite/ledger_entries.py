@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from gno_core.domain import IndexedDocument, SyncBatch
+from gno_core.domain import IndexedDocument
 from gno_core.journal.entries import PendingEntry, Snapshot, build_entry, classify
 from gno_core.journal.structure import Structure
 
@@ -15,7 +15,6 @@ __all__ = [
     "SNAP_COLUMNS",
     "collection_renamed",
     "inactivated",
-    "moved_into",
     "snapshot",
     "upserted",
 ]
@@ -70,12 +69,12 @@ def upserted(
     structure: Structure,
     moved: dict[str, tuple[object, ...]],
 ) -> PendingEntry | None:
-    """The entry of an upsert (``old``: the row at its path before), or None when nothing the
-    journal records changed."""
+    """The entry of an upsert (``old``: the row at its path before; ``moved``: new path -> the
+    row of the document that moved there), or None when nothing the journal records changed."""
     current = Snapshot(
         item.collection, item.rel_path, item.source_hash, item.mirror_hash, True, item.meta.title
     )
-    source = next((r for r in moved.values() if r[8] == item.rel_path), None)
+    source = moved.get(item.rel_path)
     if source is not None:
         before = Structure.from_json(source[6] if isinstance(source[6], str) else None)
         return build_entry(
@@ -109,9 +108,3 @@ def upserted(
         structure,
         previous_known=old is None or before is not None,
     )
-
-
-def moved_into(rel_path: str, moved: dict[str, tuple[object, ...]], batch: SyncBatch) -> bool:
-    """Whether ``rel_path`` went to a path this batch indexed (its ``rename`` entry says so)."""
-    source = moved.get(rel_path)
-    return source is not None and any(u.rel_path == source[8] for u in batch.upserts)
