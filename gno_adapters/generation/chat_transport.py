@@ -82,7 +82,8 @@ class ChatEndpoint:
 
 class ChatClient:
     """What the generator and the claim verifier share: one ``ChatEndpoint`` built from the
-    user's endpoint settings."""
+    user's endpoint settings. Both are ``InferenceDestination``s: passages they are given leave
+    the process for the endpoint."""
 
     def __init__(
         self,
@@ -96,6 +97,40 @@ class ChatClient:
         self._chat = ChatEndpoint(
             endpoint, model, api_key=api_key, timeout_seconds=timeout_seconds, transport=transport
         )
+
+    def destination_zone(self) -> str:
+        """The egress zone of the endpoint (``endpoint_zone``)."""
+        return endpoint_zone(self._chat.url)
+
+
+#: The strictest first: a name that resolves to several addresses is judged by the widest.
+_ZONE_ORDER = ("unknown", "remote", "lan", "loopback")
+
+
+def endpoint_zone(url: str) -> str:
+    """Where a request to ``url`` goes: the zone of its host's address (``gno_core.egress.
+    zones``); a name is resolved, and judged by the widest of its addresses (one that does not
+    resolve is ``unknown``: nothing is sent to it under a policy)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    from gno_core.egress.zones import classify_peer
+
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return "unknown"
+    zone = classify_peer(host)
+    if zone != "unknown" or not host:
+        return zone
+    if host.lower() == "localhost":
+        return "loopback"
+    try:
+        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return "unknown"
+    zones = {classify_peer(str(info[4][0])) for info in infos} or {"unknown"}
+    return next(z for z in _ZONE_ORDER if z in zones)
 
 
 def _content(data: bytes, url: str) -> str:

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 from gno_core.errors import GnoError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from gno_core.contracts.ask import AskResult
     from gno_core.contracts.evidence_requests import AskRequest, ContextRequest
     from gno_core.evidence.capsule import CapsuleCompiler
@@ -76,7 +78,10 @@ def ask(
     request: AskRequest,
     verifier: ClaimVerifier | None = None,
     cancelled: Cancelled | None = None,
+    before_sending: Callable[[tuple[EvidencePassage, ...]], None] | None = None,
 ) -> AskResult:
+    """``before_sending`` sees the passages before the generator (or the verifier) is given
+    any: it raises to keep them in the process (the egress policy of ``remote_inference``)."""
     from gno_core.contracts.ask import AskResult
     from gno_core.evidence.semantic import verify_claims
     from gno_core.evidence.verify import verify
@@ -88,6 +93,8 @@ def ask(
         EvidencePassage(e["evidenceId"], e["uri"], e["startLine"], e["endLine"], e["text"])
         for e in evidence
     )
+    if passages and before_sending is not None:
+        before_sending(passages)
     draft = ""
     if passages:
         draft = generator.generate(

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         SectionRequest,
     )
     from gno_core.documents import Documents
+    from gno_core.egress_control.capability import EgressControl
     from gno_core.index_handle import IndexHandle
     from gno_core.ports import Cancelled, ClaimVerifier, Generator, SemanticModels, TokenCounter
     from gno_core.retrieval.modes import Retrieval
@@ -74,7 +75,15 @@ class Evidence:
     def ask(self, request: AskRequest, cancelled: Cancelled | None = None) -> AskResult:
         from gno_core.errors import ModelUnavailableError
         from gno_core.evidence.ask import ask
+        from gno_core.evidence.inference_egress import destination_zone, inference_guard
 
         if self._generator is None:
             raise ModelUnavailableError("No answer generator is configured for this index")
-        return ask(self.compiler, self._generator, request, self._verifier(), cancelled)
+        verifier = self._verifier()
+        guard = inference_guard(destination_zone((self._generator, verifier)), self._egress)
+        return ask(self.compiler, self._generator, request, verifier, cancelled, guard)
+
+    def _egress(self) -> EgressControl:
+        from gno_core.egress_control.capability import EgressControl
+
+        return EgressControl(self.handle)

@@ -4,7 +4,7 @@ answer from a closed set of evidence passages."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 class TokenCounter(Protocol):
@@ -51,3 +51,14 @@ class Generator(Protocol):
     def model_id(self) -> str: ...
 
     def generate(self, request: GenerationRequest) -> str: ...
+
+
+@runtime_checkable
+class InferenceDestination(Protocol):
+    """A generator or claim verifier that sends passages out of this process (a chat endpoint):
+    the egress zone of where they go (``loopback``, ``lan``, ``remote`` or ``unknown``), from
+    the endpoint's address. The Ask use case holds the passages to the collections' policy for
+    ``remote_inference`` there before any is sent; one that is not an ``InferenceDestination``
+    runs in this process."""
+
+    def destination_zone(self) -> str: ...
