@@ -179,6 +179,10 @@ class Reference:
     content_class: str
 
 
+#: The reference of a local caller's request: decided by its zone, never read.
+LOCAL = Reference(subject="local", named=None, content_class="metadata")
+
+
 def reference_of(message: Mapping[str, Any]) -> Reference | None:
     """The egress subject of ``message``, ``None`` when its method is not checked."""
     method = message.get("method")
@@ -380,19 +384,23 @@ class EgressGate:
         proxied: bool,
         authenticated: bool,
         book: Callable[[], EgressBook | None],
+        zone: str | None = None,
     ) -> Ticket | None:
+        """The ticket of ``message`` (``None`` for a method that is not checked), or
+        ``EgressRefusal``. ``zone``: the caller's, when the boundary already knows it. A local
+        caller is decided by its zone alone: nothing of the message is read for it."""
+        method = message.get("method")
+        if method not in CHECKED_METHODS:
+            return None
+        zone = zone or zone_of(peer, proxied=proxied)
+        rid = message.get("id")
+        request_id = rid if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+        if zone in ("loopback", "local_process"):
+            return Ticket(LOCAL, zone, authenticated, request_id)
         reference = reference_of(message)
         if reference is None:
             return None
-        rid = message.get("id")
-        ticket = Ticket(
-            reference,
-            zone_of(peer, proxied=proxied),
-            authenticated,
-            rid if isinstance(rid, str | int) and not isinstance(rid, bool) else None,
-        )
-        if ticket.local:
-            return ticket
+        ticket = Ticket(reference, zone, authenticated, request_id)
         store = book()
         if store is None:  # no policy store: nothing may leave (fail closed)
             raise EgressRefusal(ticket.request_id, "NO_COLLECTION_POLICY")

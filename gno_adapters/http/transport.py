@@ -258,17 +258,18 @@ class McpTransport:
         """The pre-dispatch egress check (``gno_adapters.http.egress``): free for a loopback
         caller, one policy read on a worker for any other."""
 
-        def admit() -> Ticket | None:
+        def admit(zone: str | None = None) -> Ticket | None:
             return self.gate.admit(
                 message,
                 peer=caller.peer,
                 proxied=caller.proxied,
                 authenticated=caller.authenticated,
                 book=self._book,
+                zone=zone,
             )
 
-        if caller.zone == "loopback" and not caller.proxied:
-            return admit()
+        if caller.zone == "loopback":  # the boundary's: the socket peer, never proxied
+            return admit("loopback")
         return await self.pool.run(admit)
 
     def _book(self) -> EgressBook | None:
