@@ -82,9 +82,7 @@ def test_nothing_goes_to_a_remote_endpoint_from_a_local_only_collection() -> Non
     assert seen == []  # not one request reached the endpoint
     details = denied.value.details
     assert details["reason"] == "POLICY_LOCAL_ONLY" and details["zone"] == "remote"
-    assert details["omittedCollections"] == [
-        {"collection": "notes", "reason": "POLICY_LOCAL_ONLY"}
-    ]
+    assert details["omittedCollections"] == [{"collection": "notes", "reason": "POLICY_LOCAL_ONLY"}]
     assert "zebracorn" not in json.dumps(details)
 
 
