@@ -226,6 +226,14 @@ class Facade(Protocol):
 
     def trace_purge(self, request: trace_requests.TracePurgeRequest) -> traces.TracePurgeResult: ...
 
+    def trace_export(
+        self,
+        request: trace_requests.TraceExportRequest,
+        *,
+        zone: str = ...,
+        authenticated: bool = ...,
+    ) -> traces.TraceExportResult: ...
+
     def egress_policy_get(self, collection: str) -> egress.EgressPolicyState: ...
 
     def egress_policy_set(
@@ -330,6 +338,7 @@ OPERATIONS: frozenset[str] = frozenset(
         "trace_label",
         "trace_delete",
         "trace_purge",
+        "trace_export",
         "egress_policy_get",
         "egress_policy_set",
         "egress_check",

@@ -281,6 +281,12 @@ FULL_DESCRIPTIONS: dict[str, str] = {
         "recorded event id; missing_expected names a document by docid or gno:// URI only. "
         "Judgments are append-only; the same idempotencyKey returns the stored judgment."
     ),
+    "gno_trace_export": (
+        "Export finished retrieval traces deterministically: an agentic-receipt (what was "
+        "searched, found, opened and judged) or qrels of the explicit judgments. Open or "
+        "missing traces are refused; the egress policy of the traces' collections is checked "
+        "before anything is written; the same export again returns the same receipt."
+    ),
     "gno_trace_delete": "Delete one retrieval trace and every run, event and judgment it owns.",
     "gno_trace_purge": (
         "Delete every retrieval trace, judgment and export receipt. Requires confirm: true."

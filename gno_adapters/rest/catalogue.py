@@ -227,6 +227,16 @@ ROUTES: tuple[RestRoute, ...] = (
         write=True,
     ),
     RestRoute(
+        "POST",
+        "/api/traces/export",
+        "export finished traces (agentic-receipt or qrels), egress policy checked first (write access)",
+        operation="trace_export",
+        request=_m("trace_requests", "TraceExportRequest"),
+        source="body",
+        response=(_m("traces", "TraceExportResult"),),
+        write=True,
+    ),
+    RestRoute(
         "GET",
         "/api/graph",
         "the link graph with its health report",

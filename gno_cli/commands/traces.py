@@ -21,6 +21,8 @@ REQUESTS = {
     "label": "TraceLabelRequest",
     "delete": "TraceDeleteRequest",
     "purge": "TracePurgeRequest",
+    "export": "TraceExportRequest",
+    "replay": "TraceReplayRequest",
 }
 HELP = {
     "list": "trace summaries, newest first (no query text)",
@@ -28,6 +30,8 @@ HELP = {
     "label": "judge an event relevant/irrelevant, or name a missing_expected document",
     "delete": "delete one trace and what it owns",
     "purge": "delete every trace (needs --yes)",
+    "export": "export finished traces: agentic-receipt or qrels (egress policy checked first)",
+    "replay": "run judged traces again with bm25|vector|hybrid: improved/unchanged/regressed",
 }
 
 
@@ -55,9 +59,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_trace(ctx: Context) -> int:
-    from gno_core.traces.views import render_list, render_show
+    from gno_core.traces.views import render_list, render_replay, render_show
 
     action = ctx.args.trace_action
+    ids = getattr(ctx.args, "trace_ids", None)
+    if isinstance(ids, str):  # the positional list: comma separated
+        ctx.args.trace_ids = [t.strip() for t in ids.split(",") if t.strip()]
     request = validated(ctx.args, _model(action))
     res = getattr(ctx.gno, f"trace_{action}")(request)
     if ctx.json:
@@ -66,6 +73,10 @@ def run_trace(ctx: Context) -> int:
         emit(render_list(res.wire()))
     elif action == "show":
         emit(render_show(res))
+    elif action == "export":
+        emit(res.content)
+    elif action == "replay":
+        emit(render_replay(res))
     else:
         emit_json(res)
     return 0

@@ -189,6 +189,13 @@ WHERE: dict[str, str] = {
     "TraceJudgmentResult": "gno_core.contracts.traces",
     "TraceDeleteResult": "gno_core.contracts.traces",
     "TracePurgeResult": "gno_core.contracts.traces",
+    "TraceQrel": "gno_core.contracts.traces",
+    "TraceQrelsTrace": "gno_core.contracts.traces",
+    "TraceQrels": "gno_core.contracts.traces",
+    "TraceExportResult": "gno_core.contracts.traces",
+    "TraceReplayItem": "gno_core.contracts.traces",
+    "TraceReplayCounts": "gno_core.contracts.traces",
+    "TraceReplay": "gno_core.contracts.traces",
     "SyncToolResult": "gno_core.contracts.writes",
 }
 
@@ -255,4 +262,7 @@ SCHEMA_NAMES: dict[str, tuple[str, str]] = {
     "retrieval-trace-judgment": ("1.0", "TraceJudgmentResult"),
     "retrieval-trace-delete": ("1.0", "TraceDeleteResult"),
     "retrieval-trace-purge": ("1.0", "TracePurgeResult"),
+    "retrieval-trace-qrels": ("1.0", "TraceQrels"),
+    "retrieval-trace-export": ("1.0", "TraceExportResult"),
+    "retrieval-trace-replay": ("1.0", "TraceReplay"),
 }

@@ -11,9 +11,11 @@ from gno_core.contracts.search_request import Request
 
 __all__ = [
     "TraceDeleteRequest",
+    "TraceExportRequest",
     "TraceLabelRequest",
     "TraceListRequest",
     "TracePurgeRequest",
+    "TraceReplayRequest",
     "TraceShowRequest",
 ]
 
@@ -84,4 +86,35 @@ class TracePurgeRequest(Request):
 
     confirm: Annotated[bool, Cli(flags=("--yes",), help="confirm deleting every trace")] = Field(
         default=False, description="Must be true"
+    )
+
+
+class TraceExportRequest(Request):
+    """A deterministic export of finished traces (``Gno.trace_export``): an
+    ``agentic-receipt`` of what was searched, found, opened and judged, or their ``qrels``."""
+
+    trace_ids: Annotated[list[str], Cli(help="trace ids (trc_...)")] = Field(
+        min_length=1, max_length=1000, description="Finished traces to export"
+    )
+    format: Annotated[
+        Literal["agentic-receipt", "qrels"],
+        Cli(flags=("--format",), help="agentic-receipt | qrels"),
+    ] = Field(default="agentic-receipt", description="agentic-receipt (default) or qrels")
+
+
+class TraceReplayRequest(Request):
+    """Run the judged traces again with one retrieval mode and compare (``Gno.trace_replay``);
+    changes no configuration."""
+
+    trace_ids: Annotated[list[str], Cli(help="trace ids (default: every judged trace)")] = Field(
+        default_factory=list, max_length=1000, description="Traces to replay (default: all judged)"
+    )
+    mode: Annotated[
+        Literal["bm25", "vector", "hybrid"], Cli(flags=("--mode",), help="bm25 | vector | hybrid")
+    ] = Field(default="hybrid", description="Retrieval mode to replay with")
+    k: Annotated[int, Cli(flags=("-k",), help="rank cut-off of nDCG and recall")] = Field(
+        default=10, ge=1, le=100, description="nDCG@k and recall@k cut-off"
+    )
+    epsilon: float = Field(
+        default=0.01, ge=0, le=1, description="nDCG difference counted as a change"
     )

@@ -134,3 +134,73 @@ class TracePurgeResult(WireModel):
     """``retrieval-trace-purge@1.0``: how many traces (and everything they owned) went."""
 
     deleted: int
+
+
+class TraceQrel(WireModel):
+    """One judged document of a trace: ``relevance`` 1 (relevant, or expected and missing) or
+    0 (explicitly irrelevant). A trace's status never adds a judgment."""
+
+    document: str
+    relevance: Literal[0, 1]
+    label: Literal["relevant", "irrelevant", "missing_expected"]
+
+
+class TraceQrelsTrace(WireModel):
+    trace_id: str
+    status: TraceStatus
+    query_digest: str
+    qrels: list[TraceQrel]
+
+
+class TraceQrels(WireModel):
+    """``retrieval-trace-qrels@1.0``: the explicit judgments of finished traces, each trace with
+    its stored terminal status, and the same judgments as TREC qrels lines
+    (``<traceId> 0 <document> <relevance>``)."""
+
+    schema_version: Literal["1.0"] = "1.0"
+    format: Literal["qrels"] = "qrels"
+    traces: list[TraceQrelsTrace]
+    trec: list[str]
+
+
+class TraceExportResult(WireModel):
+    """``retrieval-trace-export@1.0``: the export receipt (``created`` false when the same
+    deterministic export was made before), the exported ``content`` (canonical JSON of an
+    ``agentic-receipt`` or of ``retrieval-trace-qrels@1.0``) and the egress lineage of the
+    collections it derives from."""
+
+    export: TraceExportView
+    created: bool
+    content: str
+    lineage: dict[str, Any] | None = None
+
+
+class TraceReplayItem(WireModel):
+    trace_id: str
+    outcome: Literal["improved", "unchanged", "regressed", "unreplayable"]
+    reason: str | None = None
+    ndcg_before: float | None = None
+    ndcg_after: float | None = None
+    recall_before: float | None = None
+    recall_after: float | None = None
+
+
+class TraceReplayCounts(WireModel):
+    improved: int
+    unchanged: int
+    regressed: int
+    unreplayable: int
+
+
+class TraceReplay(WireModel):
+    """``retrieval-trace-replay@1.0``: the judged traces run again with ``mode`` (nothing in the
+    configuration changes), each improved, unchanged, regressed or unreplayable by nDCG@k
+    (``epsilon`` apart), with recall@k beside it."""
+
+    mode: Literal["bm25", "vector", "hybrid"]
+    k: int
+    epsilon: float
+    counts: TraceReplayCounts
+    mean_ndcg_before: float | None = None
+    mean_ndcg_after: float | None = None
+    traces: list[TraceReplayItem]

@@ -52,8 +52,8 @@ class Gno(
     RefactorCalls,
     IntegrityCalls,
     DeltaCalls,
+    TraceCalls,  # on EgressCalls: an export asks the egress policy
     EgressCalls,
-    TraceCalls,
 ):
     """One index of gno and everything that can be done with it.
 

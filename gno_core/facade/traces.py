@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gno_core.facade.base import FacadeBase
+from gno_core.facade.egress import EgressCalls
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -14,24 +14,31 @@ if TYPE_CHECKING:
     from gno_core.contracts import GetResult
     from gno_core.contracts.trace_requests import (
         TraceDeleteRequest,
+        TraceExportRequest,
         TraceLabelRequest,
         TraceListRequest,
         TracePurgeRequest,
+        TraceReplayRequest,
         TraceShowRequest,
     )
     from gno_core.contracts.traces import (
         TraceDeleteResult,
+        TraceExportResult,
         TraceJudgmentResult,
         TraceList,
         TracePurgeResult,
+        TraceReplay,
         TraceShow,
     )
+    from gno_core.egress.plan import EgressPlan
     from gno_core.traces.values import NewEvent
 
 __all__ = ["TraceCalls"]
 
 
-class TraceCalls(FacadeBase):
+class TraceCalls(EgressCalls):
+    """(On the egress room: an export is decided by the egress policy.)"""
+
     def trace_retrieval(
         self,
         tool: str,
@@ -127,6 +134,37 @@ class TraceCalls(FacadeBase):
         return TraceJudgmentResult(
             trace_id=request.trace_id, judgment=judgment_view(judgment), created=created
         )
+
+    def trace_export(
+        self,
+        request: TraceExportRequest,
+        *,
+        zone: str = "local_process",
+        authenticated: bool = False,
+    ) -> TraceExportResult:
+        """A deterministic export of finished traces, checked against the egress policy of the
+        collections they derive from (an ``export`` of ``retrieval_trace`` content to ``zone``)
+        before anything is written; ``NOT_FOUND`` for a missing trace, before the policy."""
+        from gno_core.traces.actions import TraceActions
+
+        def authorize(collections: Sequence[str] | None) -> EgressPlan:
+            return self.egress_authorize(
+                collections=collections,
+                action="export",
+                zone=zone,
+                content_class="retrieval_trace",
+                authenticated=authenticated,
+                authorized=True,
+                operation="trace_export",
+            )
+
+        return TraceActions(self.tracing, lambda: self.retrieval).export(request, authorize)
+
+    def trace_replay(self, request: TraceReplayRequest) -> TraceReplay:
+        """Run the judged traces again with one mode and compare; changes no configuration."""
+        from gno_core.traces.actions import TraceActions
+
+        return TraceActions(self.tracing, lambda: self.retrieval).replay(request)
 
     def trace_delete(self, request: TraceDeleteRequest) -> TraceDeleteResult:
         from gno_core.contracts.traces import TraceDeleteResult

@@ -159,6 +159,9 @@ class Traces:
         r = self._handle.load_config_or_default().retrieval_traces.retention
         return TraceRetention(r.max_age_days, r.max_traces, r.max_records_per_trace, r.max_bytes)
 
+    def now_ns(self) -> int:
+        return self._handle.clock.now_ns()
+
     @property
     def store(self) -> TraceStore:
         return self._handle.index.traces

@@ -27,7 +27,14 @@ if TYPE_CHECKING:
         TraceRun,
     )
 
-__all__ = ["detail_view", "judgment_view", "render_list", "render_show", "summary_view"]
+__all__ = [
+    "detail_view",
+    "export_view",
+    "judgment_view",
+    "render_list",
+    "render_show",
+    "summary_view",
+]
 
 
 def summary_view(h: TraceHeader) -> TraceSummary:
@@ -82,7 +89,7 @@ def _event(e: TraceEvent) -> TraceEventView:
     )
 
 
-def _export(x: TraceExport) -> TraceExportView:
+def export_view(x: TraceExport) -> TraceExportView:
     return TraceExportView(
         export_id=x.export_id,
         format=x.format,
@@ -112,7 +119,7 @@ def detail_view(
         runs=[_run(r) for r in runs],
         events=[_event(e) for e in events],
         judgments=[judgment_view(j) for j in judgments],
-        exports=[_export(x) for x in exports],
+        exports=[export_view(x) for x in exports],
         totals=TraceTotals(
             runs=len(runs), events=event_total, judgments=len(judgments), exports=len(exports)
         ),
@@ -150,4 +157,25 @@ def render_show(res: TraceShow) -> str:
         f"totals: {totals.runs} runs, {totals.events} events, {totals.judgments} judgments, "
         f"{totals.exports} exports" + (" (events truncated)" if res.truncated.events else "")
     )
+    return "\n".join(lines)
+
+
+def render_replay(res: Any) -> str:
+    """A ``retrieval-trace-replay@1.0`` answer as lines: one per trace, then the counts."""
+    lines = []
+    for t in res.traces:
+        if t.outcome == "unreplayable":
+            lines.append(f"{t.trace_id}  unreplayable  ({t.reason})")
+        else:
+            lines.append(
+                f"{t.trace_id}  {t.outcome:<10} nDCG@{res.k} {t.ndcg_before:.3f} -> "
+                f"{t.ndcg_after:.3f}  recall@{res.k} {t.recall_before:.3f} -> {t.recall_after:.3f}"
+            )
+    c = res.counts
+    lines.append(
+        f"mode {res.mode}: {c.improved} improved, {c.unchanged} unchanged, {c.regressed} "
+        f"regressed, {c.unreplayable} unreplayable"
+    )
+    if res.mean_ndcg_before is not None:
+        lines.append(f"mean nDCG@{res.k} {res.mean_ndcg_before:.4f} -> {res.mean_ndcg_after:.4f}")
     return "\n".join(lines)

@@ -121,3 +121,25 @@ def test_trace_commands_list_show_label_delete_purge(cli: Cli) -> None:
     assert cli("trace", "purge").code == 1
     assert cli.ok("trace", "purge", "--yes", "--json").json() == {"deleted": 1}
     assert cli("trace", "show", first).code != 0
+
+
+def test_export_and_replay_from_the_cli(cli: Cli) -> None:
+    import json
+
+    enable(cli, "replay")
+    (trace_id,) = TRACE.findall(cli.ok("search", "alpha").err)
+    shown = cli.ok("trace", "show", trace_id, "--json").json()
+    first, second = (e["eventId"] for e in shown["events"][:2])
+    cli.ok("trace", "label", trace_id, "irrelevant", "--event", str(first))
+    cli.ok("trace", "label", trace_id, "relevant", "--event", str(second))
+    refused = cli("trace", "export", trace_id, "--format", "qrels")
+    assert refused.code == 1 and "open" in refused.err.lower()
+    with open_gno() as gno:  # five minutes later, as far as the store can tell
+        gno.handle.index.traces.finish(trace_id, "completed")
+    out = cli.ok("trace", "export", trace_id, "--format", "qrels").out
+    qrels = json.loads(out)
+    assert [len(t["qrels"]) for t in qrels["traces"]] == [2]
+    replay = cli.ok("trace", "replay", "--mode", "bm25", "--json").json()
+    (item,) = replay["traces"]
+    assert item["traceId"] == trace_id and item["outcome"] == "unchanged"
+    assert "0 regressed" in cli.ok("trace", "replay", "--mode", "bm25").out

@@ -121,3 +121,107 @@ def test_labels_through_the_facade(adapters: Adapters, gno: Gno) -> None:
         gno.tracing.label("trc_" + "2" * 32, "relevant", "k", event_id=event.event_id)
     assert [h.trace_id for h in gno.tracing.list()] == [trace_id]
     assert gno.tracing.delete(trace_id) and gno.tracing.list() == []
+
+
+def closed_trace(adapters: Adapters, gno: Gno, query: str = "alpha") -> str:
+    from gno_core.contracts.requests import SearchRequest
+
+    request = SearchRequest(query=query)
+    trace_id = gno.trace_results("gno_search", request, gno.search(request))
+    assert trace_id is not None
+    return trace_id
+
+
+def test_exports_refuse_missing_and_open_then_are_deterministic(
+    adapters: Adapters, gno: Gno
+) -> None:
+    import json
+
+    from gno_core.contracts.trace_requests import TraceExportRequest
+    from gno_core.errors import EgressDeniedError
+
+    tracing(adapters, enabled=True)
+    trace_id = closed_trace(adapters, gno)
+    with pytest.raises(NotFoundError):
+        gno.trace_export(TraceExportRequest(trace_ids=[trace_id, "trc_" + "9" * 32]))
+    with pytest.raises(ValidationError, match="Open traces"):
+        gno.trace_export(TraceExportRequest(trace_ids=[trace_id]))
+    event = gno.tracing.show(trace_id).events[0]
+    gno.tracing.label(trace_id, "irrelevant", None, event_id=event.event_id)
+    gno.tracing.label(trace_id, "missing_expected", None, document="gno://notes/b.md")
+    adapters.clock.advance(OPEN_SECONDS)  # type: ignore[attr-defined]
+    # Denied by policy (a remote peer, no authentication): nothing is written.
+    with pytest.raises(EgressDeniedError):
+        gno.trace_export(TraceExportRequest(trace_ids=[trace_id], format="qrels"), zone="remote")
+    assert gno.tracing.show(trace_id).exports == []
+    first = gno.trace_export(TraceExportRequest(trace_ids=[trace_id], format="qrels"))
+    again = gno.trace_export(TraceExportRequest(trace_ids=[trace_id], format="qrels"))
+    assert first.created and not again.created and first.content == again.content
+    qrels = json.loads(first.content)
+    (row,) = qrels["traces"]
+    assert row["status"] == "completed"
+    assert {(q["document"], q["relevance"]) for q in row["qrels"]} == {
+        (event.docid, 0),
+        ("gno://notes/b.md", 1),
+    }
+    assert first.lineage is not None and first.lineage["effectivePolicy"] == "local_only"
+    receipt = gno.trace_export(TraceExportRequest(trace_ids=[trace_id]))
+    assert json.loads(receipt.content)["traces"][0]["trace"]["traceId"] == trace_id
+    assert len(gno.tracing.show(trace_id).exports) == 2
+
+
+def test_a_partial_trace_is_exported_with_its_status_and_no_added_judgment(
+    adapters: Adapters, gno: Gno
+) -> None:
+    import json
+
+    from gno_core.contracts.trace_requests import TraceExportRequest
+
+    tracing(adapters, enabled=True)
+    trace_id = closed_trace(adapters, gno)
+    gno.handle.index.traces.finish(trace_id, "failed")
+    out = json.loads(
+        gno.trace_export(TraceExportRequest(trace_ids=[trace_id], format="qrels")).content
+    )
+    assert out["traces"][0]["status"] == "failed" and out["traces"][0]["qrels"] == []
+    assert out["trec"] == []
+
+
+def test_replay_reports_each_trace_against_its_judgments(adapters: Adapters, gno: Gno) -> None:
+    from gno_core.contracts.trace_requests import TraceReplayRequest
+
+    tracing(adapters, enabled=True, redaction_mode="replay")
+    found = closed_trace(adapters, gno, "alpha")
+    # judge the second-ranked result relevant, the first irrelevant: bm25 again is unchanged
+    events = gno.tracing.show(found).events
+    gno.tracing.label(found, "irrelevant", None, event_id=events[0].event_id)
+    if len(events) > 1:
+        gno.tracing.label(found, "relevant", None, event_id=events[1].event_id)
+    else:
+        gno.tracing.label(found, "missing_expected", None, document="gno://notes/b.md")
+    tracing(adapters, enabled=True)  # metadata mode from now on: the next trace is unreplayable
+    hidden = closed_trace(adapters, gno, "beta")
+    ev = gno.tracing.show(hidden).events[0]
+    gno.tracing.label(hidden, "relevant", None, event_id=ev.event_id)
+    config_before = adapters.config.load()
+    res = gno.trace_replay(TraceReplayRequest(mode="bm25"))
+    assert adapters.config.load() == config_before  # replay never changes configuration
+    by_id = {t.trace_id: t for t in res.traces}
+    assert by_id[found].outcome == "unchanged"
+    assert by_id[found].ndcg_before == by_id[found].ndcg_after
+    assert by_id[hidden].outcome == "unreplayable" and "metadata" in (by_id[hidden].reason or "")
+    assert (res.counts.unchanged, res.counts.unreplayable) == (1, 1)
+
+
+def test_replay_arithmetic_improved_regressed_unchanged() -> None:
+    from gno_core.traces.exports import ndcg, outcome, recall
+
+    judged = {"#aaaaaa": 1, "#bbbbbb": 0}
+    top = [("#aaaaaa", "gno://n/a.md"), ("#bbbbbb", "gno://n/b.md")]
+    low = top[::-1]
+    assert ndcg(top, judged, 10) == 1.0 and ndcg(low, judged, 10) < 1.0
+    assert outcome(ndcg(low, judged, 10), ndcg(top, judged, 10), 0.01) == "improved"
+    assert outcome(ndcg(top, judged, 10), ndcg(low, judged, 10), 0.01) == "regressed"
+    assert outcome(0.5, 0.505, 0.01) == "unchanged"
+    assert recall(low, judged, 1) == 0.0 and recall(low, judged, 2) == 1.0
+    assert ndcg(top, {"gno://n/a.md": 1}, 10) == 1.0  # a judged URI counts as its document

@@ -125,6 +125,7 @@ def test_registry_names_and_order() -> None:
         "gno_egress_audit_delete",
         "gno_egress_audit_purge",
         "gno_trace_label",
+        "gno_trace_export",
         "gno_trace_delete",
         "gno_trace_purge",
     ]

@@ -215,3 +215,20 @@ def test_rest_trace_routes_read_and_write_gated() -> None:
         assert made_one.status_code == 200 and made_one.json()["created"] is True
         assert http.post("/api/traces/delete", json={"traceId": first}).json()["deleted"]
         assert http.get("/api/traces/show", params={"traceId": first}).status_code == 404
+
+
+def test_export_over_a_connection_with_no_known_zone_fails_closed() -> None:
+    made = adapters()
+    tracing(made, enabled=True)
+    writer = Peer(facade=factory(made), enable_write=True)
+    writer.initialize()
+    assert writer.connection.transport != "stdio"
+    tid = trace_id(call(writer, "gno_search", query="foam"))
+    missing = call(writer, "gno_trace_export", traceIds=["trc_" + "0" * 32])
+    assert missing["_meta"]["gno/error"]["code"] == "NOT_FOUND"  # before the policy
+    made.clock.advance(600)  # type: ignore[attr-defined]
+    denied = call(writer, "gno_trace_export", traceIds=[tid], format="qrels")
+    assert denied["_meta"]["gno/error"]["code"] == "EGRESS_DENIED"
+    assert "foam" not in str(denied)
+    shown = call(writer, "gno_trace_show", traceId=tid)["structuredContent"]
+    assert shown["exports"] == []  # nothing was written

@@ -47,6 +47,7 @@ ROUTES: list[tuple[str, str, dict[str, Any]]] = [
     ("POST", "/api/traces/judgments", {"traceId": "trc_x", "label": "relevant"}),
     ("POST", "/api/traces/delete", {"traceId": "trc_x"}),
     ("POST", "/api/traces/purge", {"confirm": True}),
+    ("POST", "/api/traces/export", {"traceIds": ["trc_x"]}),
     ("GET", "/api/diff", {"ref": "notes/a.md"}),
     ("GET", "/api/impact", {"ref": "notes/a.md"}),
     ("POST", "/api/audit", {"category": "links"}),

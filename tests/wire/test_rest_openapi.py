@@ -129,6 +129,7 @@ CALLS: list[tuple[str, str, dict[str, Any], int]] = [
     ),
     ("POST", "/api/traces/delete", {"traceId": "trc_" + "0" * 32}, 200),
     ("POST", "/api/traces/purge", {"confirm": True}, 200),
+    ("POST", "/api/traces/export", {"traceIds": ["trc_" + "0" * 32]}, 404),
     ("GET", "/api/diff", {"ref": ALPHA}, 200),
     ("GET", "/api/impact", {"ref": ALPHA}, 200),
     ("POST", "/api/audit", {"category": "links", "maxFindings": 5}, 200),

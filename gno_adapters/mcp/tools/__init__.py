@@ -34,6 +34,7 @@ from gno_adapters.mcp.tools.semantic import QUERY, SIMILAR, VSEARCH
 from gno_adapters.mcp.tools.tags import LIST_TAGS
 from gno_adapters.mcp.tools.traces import (
     TRACE_DELETE,
+    TRACE_EXPORT,
     TRACE_LABEL,
     TRACE_LIST,
     TRACE_PURGE,
@@ -105,6 +106,7 @@ ALL_TOOLS: tuple[ToolDef, ...] = (
     TRACE_LIST,
     TRACE_SHOW,
     TRACE_LABEL,
+    TRACE_EXPORT,
     TRACE_DELETE,
     TRACE_PURGE,
 )

@@ -45,6 +45,20 @@ def _label(call: ToolCall) -> JSONObject:
     return tool_result(f"{said}: {j.label} ({j.document}) on {res.trace_id}", res)
 
 
+def _export(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.trace_requests import TraceExportRequest
+
+    # Over stdio the caller is this machine's process; a transport that cannot name the peer's
+    # zone (HTTP MCP hands none to tools yet) fails closed as ``unknown``.
+    zone = "local_process" if call.ctx.connection.transport == "stdio" else "unknown"
+    request = validated(TraceExportRequest, call.arguments)
+    res = call.facade.trace_export(request, zone=zone)
+    said = "exported" if res.created else "exported again (same receipt)"
+    x = res.export
+    head = f"{said}: {x.format} of {len(x.trace_ids)} traces, sha256 {x.digest}"
+    return tool_result(head + "\n\n" + res.content, res)
+
+
 def _delete(call: ToolCall) -> JSONObject:
     from gno_core.contracts.trace_requests import TraceDeleteRequest
 
@@ -80,6 +94,15 @@ TRACE_LABEL = ToolDef(
     handler=_label,
     write=True,
     requires="trace_label",
+    annotations=dict(MUTATES),
+)
+TRACE_EXPORT = ToolDef(
+    name="gno_trace_export",
+    input_schema=DerivedSchema(f"{REQUESTS}:TraceExportRequest"),
+    output="retrieval-trace-export",
+    handler=_export,
+    write=True,
+    requires="trace_export",
     annotations=dict(MUTATES),
 )
 TRACE_DELETE = ToolDef(
