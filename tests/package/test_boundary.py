@@ -63,3 +63,21 @@ def test_writes_are_refused_without_the_write_gate(serving: dict[str, Any]) -> N
         assert_refusal(refused, 403, "write_disabled")
         names = [t["name"] for t in rpc_result(session_call(http, sid, "tools/list"))["tools"]]
         assert "gno_search" in names and "gno_capture" not in names
+
+
+def test_the_installed_wheel_serves_the_web_ui(serving: dict[str, Any]) -> None:
+    """The pages, their templates and static files come from the wheel itself: no build step,
+    no network."""
+    import re
+
+    with httpx.Client(base_url=serving["base"], timeout=30) as http:
+        home = http.get("/")
+        assert home.status_code == 200 and home.headers["content-type"].startswith("text/html")
+        assert home.headers["content-security-policy"].startswith("default-src 'self';")
+        files = re.findall(
+            r'(?:href|src)="(/static/[a-z]+\.(?:css|js|svg)\?v=[0-9a-f]{12})"', home.text
+        )
+        assert len(files) == 4, files
+        for path in files:
+            assert http.get(path).status_code == 200, path
+        assert http.get("/search?q=foam").status_code == 200
