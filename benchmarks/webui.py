@@ -136,7 +136,7 @@ def main() -> None:
         status = json.loads(gno(env, "serve", "--port", "0", "--detach", "--json"))
         base = f"http://127.0.0.1:{status['port']}"
         try:
-            rest = measure_rest(httpx.Client(base_url=base), args)
+            rest = measure_rest(httpx.Client(base_url=base, timeout=120), args)
             with sync_playwright() as driver:
                 browser = driver.chromium.launch(
                     executable_path=os.environ.get("GNO_CHROMIUM", "/usr/bin/chromium"),
