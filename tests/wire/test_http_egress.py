@@ -44,10 +44,11 @@ REACHES = {"local_only": {"loopback"}, "lan": {"loopback", "lan"}, "remote": set
 
 def three_collections() -> Adapters:
     made = in_memory()
+    tree: Any = made.tree  # the in-memory source tree: it can be written
     for name in COLLECTIONS:
-        made.tree.mkdir(f"/{name}")
+        tree.mkdir(f"/{name}")
         for n in range(3):
-            made.tree.write(
+            tree.write(
                 f"/{name}/note-{n}.md",
                 f"---\ntags: [{MARK[name]}-tag]\n---\n# {name} {n}\n\n"
                 f"The quarterly {MARK[name]} note {n}.\n",
@@ -401,3 +402,75 @@ def test_web_pages_through_a_proxy_are_held_like_rest(served: tuple[Gateway, Mem
     page = rest(gateway, "GET", "/doc", proxied=True, params={"ref": "gno://atlas/note-0.md"})
     assert page.status_code == 403 and MARK["atlas"] not in page.text
     assert rest(gateway, "GET", "/", proxied=True).status_code == 403  # status of every one
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
+    """The gateway over the facade's own policy store (``facade_book``: effective policies,
+    epoch and receipts of the in-memory index), not a test book."""
+    token = tmp_path_factory.mktemp("egress-store") / "token"
+    token.write_text(TOKEN)
+    token.chmod(0o600)
+    made = three_collections()
+    settings = GatewaySettings(
+        port=8765,
+        workers=2,
+        host="0.0.0.0",
+        token_file=token,
+        allowed_hosts=("127.0.0.1:8765",),
+        allowed_origins=("http://127.0.0.1:8765",),
+        rate_limit_per_minute=0,
+    )
+    gateway = Gateway(settings, lambda: build(made), port=8765)
+    try:
+        yield gateway
+    finally:
+        gateway.close()
+
+
+def store_policies(gateway: Gateway, policies: dict[str, str]) -> None:
+    """Set each collection's policy through the facade: tighten at once, relax confirmed."""
+    from gno_core.contracts.egress_requests import RelaxationConfirmationInput
+    from gno_core.egress.values import POLICY_RANK
+
+    def apply() -> None:
+        gno: Any = gateway.pool.get()
+        for name, target in policies.items():
+            state = gno.egress_policy_get(name)
+            confirmation = None
+            if POLICY_RANK[target] > POLICY_RANK[state.effective_policy]:
+                confirmation = RelaxationConfirmationInput(
+                    collection=name,
+                    current_policy=state.effective_policy,
+                    current_revision=state.revision,
+                    target_policy=target,
+                    acknowledged=True,
+                )
+            gno.egress_policy_set(name, target, confirmation)
+
+    async def run() -> None:
+        await gateway.pool.run(apply, write=True)
+
+    asyncio.run(run())
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    policies=st.lists(st.sampled_from(["local_only", "lan", "remote"]), min_size=3, max_size=3),
+    zone=st.sampled_from(sorted(PEERS)),
+    message=st.sampled_from(MESSAGES),
+)
+def test_over_the_policy_store_no_answer_carries_a_refused_collection(
+    stored: Gateway, policies: list[str], zone: str, message: dict[str, Any]
+) -> None:
+    store_policies(stored, dict(zip(COLLECTIONS, policies, strict=True)))
+    response = ask(stored, PEERS[zone], message)
+    assert response.status_code in (200, 403), response.text
+    for name, policy in zip(COLLECTIONS, policies, strict=True):
+        if zone not in REACHES[policy]:
+            assert MARK[name] not in response.text, (name, policy, zone, response.text[:400])
+            assert f"gno://{name}/" not in response.text
