@@ -18,7 +18,8 @@ the policy epoch is read again, and an answer admitted under an older epoch is r
 content-free ``EGRESS_POLICY_CHANGED`` retry (409); then the answer is held to the scope that
 may go. The ranked retrieval tools drop the hits of omitted collections and say so
 (``_meta["gno/egress"]``: ``partial``, the omitted collections, a remediation); whatever the
-tool, an answer that still names a collection that may not go is refused whole (fail closed).
+tool, an answer that still references a collection that may not go (a value that is a
+``gno://`` URI, not text that mentions one) is refused whole (fail closed).
 Every decision for a non-loopback caller leaves a content-free receipt (``EgressBook.record``).
 """
 
@@ -92,6 +93,9 @@ TAGS_URI = "gno://tags"
 #: A ``gno://`` reference's collection (canonical names only: ``gno://{collection}`` in a
 #: resource template names none).
 _URI = re.compile(r"gno://([a-z0-9][a-z0-9_-]{0,63})(?![a-z0-9_-])", re.IGNORECASE)
+#: A value that is a ``gno://`` reference as a whole (a ``uri`` field, a citation), not text
+#: that mentions one.
+_REFERENCE = re.compile(r"gno://([a-z0-9][a-z0-9_-]{0,63})(?:[/?#]\S*)?", re.IGNORECASE)
 PARTIAL_REMEDY = (
     "Content of the omitted collections does not leave this machine for this peer: ask from "
     "the machine itself, or relax their policy with a confirmed change (gno collection policy "
@@ -253,10 +257,18 @@ class Ticket:
             authorized=True,
         )
 
-    def release(self, response: JSONObject | None, book: EgressBook | None) -> JSONObject | None:
+    def release(
+        self, response: JSONObject | None, book: EgressBook | None, *, rendered: bool = False
+    ) -> JSONObject | None:
         """The answer to write for ``response`` (on the worker thread, right after the work):
         unchanged for a loopback caller; else the epoch rechecked, the answer held to the scope
-        that may go, and a receipt written. Raises ``EgressRefusal``."""
+        that may go, and a receipt written. Raises ``EgressRefusal``.
+
+        The collections an answer is made of are its references (every value that is a
+        ``gno://`` URI: the ``uri`` of a hit, a document, a citation), not what its notes' text
+        mentions (a note may cite another collection's note and is still its own collection's
+        content). ``rendered``: the answer is a rendered page (HTML), whose references are
+        only known from its text: any ``gno://`` reference in it counts."""
         if self.local or response is None:
             return response
         if book is None:  # the policy store went away: nothing may go
@@ -275,7 +287,11 @@ class Ticket:
             _drop_hits(result, allowed)
         # Whatever the tool, and whether it succeeded or not: an answer that names a collection
         # that may not go is refused whole (fail closed).
-        named = _collections_in(json.dumps(response, ensure_ascii=False))
+        named = (
+            _collections_in(json.dumps(response, ensure_ascii=False))
+            if rendered
+            else _references(response)
+        )
         leaked = sorted(named - allowed)
         if leaked:
             self.deny(book, decide(self.request(leaked)), scope=leaked)
@@ -422,6 +438,23 @@ def _collections_in(text: str) -> set[str]:
     return {m.lower() for m in _URI.findall(text)} - {"tags"}
 
 
+def _references(value: Any, found: set[str] | None = None) -> set[str]:
+    """The collections of every value of ``value`` (a JSON answer) that is a ``gno://``
+    reference as a whole; text that mentions one names nothing."""
+    found = set() if found is None else found
+    if isinstance(value, str):
+        match = _REFERENCE.fullmatch(value)
+        if match is not None and match.group(1).lower() != "tags":
+            found.add(match.group(1).lower())
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            _references(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _references(item, found)
+    return found
+
+
 def _drop_hits(result: dict[str, Any], allowed: frozenset[str]) -> None:
     """Remove from a ranked answer (structured and text) every hit that names a collection
     outside ``allowed``."""
@@ -430,7 +463,7 @@ def _drop_hits(result: dict[str, Any], allowed: frozenset[str]) -> None:
         return
     kept = []
     for hit in structured["results"]:
-        names = _collections_in(json.dumps(hit, ensure_ascii=False))
+        names = _references(hit)
         if names and names <= allowed:
             kept.append(hit)
     structured["results"] = kept

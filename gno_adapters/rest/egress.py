@@ -93,13 +93,14 @@ def register_rest_egress(app: Quart, pool: FacadePool, book_of: EgressBookOf) ->
         if ticket is None or ticket.local:
             return response
         raw = await response.get_data(as_text=False)
+        answer: Any
         try:
-            answer = json.loads(raw or b"null")
-        except ValueError:
-            answer = raw.decode("utf-8", "replace")
+            answer, rendered = json.loads(raw or b"null"), False
+        except ValueError:  # a page: its references are only known from its text
+            answer, rendered = raw.decode("utf-8", "replace"), True
         key = "result" if response.status_code < 400 else "error"
         try:
-            await pool.run(lambda: ticket.release({key: answer}, book()))
+            await pool.run(lambda: ticket.release({key: answer}, book(), rendered=rendered))
         except EgressRefusal as refusal:
             return refused(refusal)
         return response

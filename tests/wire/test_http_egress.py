@@ -474,3 +474,70 @@ def test_over_the_policy_store_no_answer_carries_a_refused_collection(
         if zone not in REACHES[policy]:
             assert MARK[name] not in response.text, (name, policy, zone, response.text[:400])
             assert f"gno://{name}/" not in response.text
+
+
+@pytest.fixture(scope="module")
+def citing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Gateway, MemoryBook]]:
+    """Two collections: ``cobalt``'s note cites ``gno://atlas/note-0.md`` in its own text."""
+    token = tmp_path_factory.mktemp("egress-citing") / "token"
+    token.write_text(TOKEN)
+    token.chmod(0o600)
+    made = in_memory()
+    tree: Any = made.tree
+    for name in ("atlas", "cobalt"):
+        tree.mkdir(f"/{name}")
+    tree.write("/atlas/note-0.md", f"# atlas 0\n\nThe quarterly {MARK['atlas']} note.\n")
+    tree.write(
+        "/cobalt/note-0.md",
+        f"# cobalt 0\n\nThe quarterly {MARK['cobalt']} note; see gno://atlas/note-0.md.\n",
+    )
+    made.config.save(
+        GnoConfig(collections=[CollectionConfig(name=n, path=f"/{n}") for n in ("atlas", "cobalt")])
+    )
+    with build(made) as gno:
+        gno.sync()
+    book = MemoryBook({"atlas": "local_only", "cobalt": "remote"})
+    settings = GatewaySettings(
+        port=8765,
+        workers=1,
+        host="0.0.0.0",
+        token_file=token,
+        allowed_hosts=("127.0.0.1:8765",),
+        allowed_origins=("http://127.0.0.1:8765",),
+        rate_limit_per_minute=0,
+    )
+    gateway = Gateway(settings, lambda: build(made), port=8765, egress_book=lambda _: book)
+    try:
+        yield gateway, book
+    finally:
+        gateway.close()
+
+
+def test_a_note_that_cites_a_refused_collection_in_its_text_still_goes(
+    citing: tuple[Gateway, MemoryBook],
+) -> None:
+    # The collections of an answer are the documents it is made of (its references), not
+    # whatever its notes' text mentions: the cobalt note is cobalt's content.
+    gateway, _ = citing
+    ranked = result_of(ask(gateway, LAN_PEER, call("gno_search", query="quarterly", limit=20)))
+    (hit,) = ranked["structuredContent"]["results"]
+    assert hit["uri"] == "gno://cobalt/note-0.md"
+    assert ranked["_meta"]["gno/egress"]["omittedCollections"] == [
+        {"collection": "atlas", "reason": "POLICY_LOCAL_ONLY"}
+    ]
+    assert MARK["atlas"] not in json.dumps(ranked)
+    named = result_of(
+        ask(gateway, LAN_PEER, call("gno_search", query="quarterly", collection="cobalt"))
+    )
+    assert [h["uri"] for h in named["structuredContent"]["results"]] == ["gno://cobalt/note-0.md"]
+    doc = result_of(ask(gateway, LAN_PEER, call("gno_get", ref="gno://cobalt/note-0.md")))
+    assert "see gno://atlas/note-0.md" in json.dumps(doc) and MARK["atlas"] not in json.dumps(doc)
+    page = rest(gateway, "GET", "/api/doc", proxied=True, params={"ref": "gno://cobalt/note-0.md"})
+    assert page.status_code == 200, page.text
+    # A docid reference is still held to the collection of the document it answers.
+    local = result_of(ask(gateway, "127.0.0.1", call("gno_search", query="quarterly", limit=20)))
+    docids = {h["uri"].split("/")[2]: h["docid"] for h in local["structuredContent"]["results"]}
+    assert_refusal(
+        ask(gateway, LAN_PEER, call("gno_get", ref=docids["atlas"])), 403, "egress_denied"
+    )
+    assert result_of(ask(gateway, LAN_PEER, call("gno_get", ref=docids["cobalt"])))
