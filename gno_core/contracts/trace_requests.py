@@ -118,3 +118,6 @@ class TraceReplayRequest(Request):
     epsilon: float = Field(
         default=0.01, ge=0, le=1, description="nDCG difference counted as a change"
     )
+    expand: Annotated[bool, Cli(help="hybrid only: with feedback expansion")] = Field(
+        default=False, description="Hybrid only: add pseudo-relevance feedback expansion"
+    )

@@ -202,6 +202,8 @@ class TraceActions:
         fields = set(model.model_fields)
         values = {k: v for k, v in header.filters.items() if k in fields and k != "limit"}
         values.update(query=header.query_text, limit=max(request.k, 10))
+        if request.mode == "hybrid" and request.expand:
+            values["expand"] = True
         retrieval = self._retrieval()
         if request.mode == "hybrid":
             return retrieval.query(QueryRequest.model_validate(values))

@@ -143,3 +143,85 @@ def test_export_and_replay_from_the_cli(cli: Cli) -> None:
     (item,) = replay["traces"]
     assert item["traceId"] == trace_id and item["outcome"] == "unchanged"
     assert "0 regressed" in cli.ok("trace", "replay", "--mode", "bm25").out
+
+
+def test_done_when_an_agent_session_over_stdio_then_the_person_judges_exports_and_replays(
+    cli: Cli,
+) -> None:
+    """Issue 27's done-when: an agent searches and reads over stdio with tracing on; the person
+    lists, shows and labels its trace, exports the qrels and replays them."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    enable(cli, "replay")
+    env = {
+        **os.environ,
+        "GNO_CONFIG_DIR": str(cli.home / "config"),
+        "GNO_DATA_DIR": str(cli.home / "data"),
+        "GNO_CACHE_DIR": str(cli.home / "cache"),
+    }
+    init = {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "agent", "version": "1"},
+    }
+    frames = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "gno_search", "arguments": {"query": "alpha"}},
+        },
+    ]
+    agent = subprocess.Popen(
+        [sys.executable, "-m", "gno_cli.main", "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    assert agent.stdin is not None and agent.stdout is not None
+    for frame in frames:
+        agent.stdin.write(json.dumps(frame) + "\n")
+    agent.stdin.flush()
+    replies = [json.loads(agent.stdout.readline()) for _ in range(2)]
+    searched = replies[1]["result"]
+    trace_id = searched["_meta"]["gno"]["retrievalTrace"]["traceId"]
+    top = searched["structuredContent"]["results"][0]
+    get = {"ref": top["uri"], "fromLine": 3, "lineCount": 1, "traceId": trace_id}
+    agent.stdin.write(
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 3,
+                "method": "tools/call",
+                "params": {"name": "gno_get", "arguments": get},
+            }
+        )
+        + "\n"
+    )
+    agent.stdin.flush()
+    got = json.loads(agent.stdout.readline())["result"]
+    assert got["_meta"]["gno"]["retrievalTrace"]["traceId"] == trace_id
+    agent.stdin.close()
+    assert agent.wait(timeout=60) == 0
+    agent.stdout.close()
+
+    # The person, afterwards.
+    assert [t["traceId"] for t in cli.ok("trace", "list", "--json").json()["traces"]] == [trace_id]
+    shown = cli.ok("trace", "show", trace_id, "--json").json()
+    kinds = [e["kind"] for e in shown["events"]]
+    assert kinds.count("opened") == 1 and shown["trace"]["query"] == "alpha"
+    results = [e for e in shown["events"] if e["kind"] == "result"]
+    cli.ok("trace", "label", trace_id, "irrelevant", "--event", str(results[0]["eventId"]))
+    cli.ok("trace", "label", trace_id, "relevant", "--event", str(results[1]["eventId"]))
+    with open_gno() as gno:  # the five-minute window, as the store sees it
+        gno.handle.index.traces.finish(trace_id, "completed")
+    qrels = json.loads(cli.ok("trace", "export", trace_id, "--format", "qrels").out)
+    assert len(qrels["trec"]) == 2 and qrels["traces"][0]["status"] == "completed"
+    replay = cli.ok("trace", "replay", "--mode", "bm25", "--json").json()
+    assert replay["counts"]["unreplayable"] == 0 and len(replay["traces"]) == 1

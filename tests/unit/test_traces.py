@@ -225,3 +225,17 @@ def test_replay_arithmetic_improved_regressed_unchanged() -> None:
     assert outcome(0.5, 0.505, 0.01) == "unchanged"
     assert recall(low, judged, 1) == 0.0 and recall(low, judged, 2) == 1.0
     assert ndcg(top, {"gno://n/a.md": 1}, 10) == 1.0  # a judged URI counts as its document
+
+
+def test_replay_with_hybrid_and_expansion_runs_the_judged_trace(
+    adapters: Adapters, gno: Gno
+) -> None:
+    from gno_core.contracts.trace_requests import TraceReplayRequest
+
+    tracing(adapters, enabled=True, redaction_mode="replay")
+    found = closed_trace(adapters, gno, "alpha")
+    event = gno.tracing.show(found).events[0]
+    gno.tracing.label(found, "relevant", None, event_id=event.event_id)
+    res = gno.trace_replay(TraceReplayRequest(mode="hybrid", expand=True))
+    (item,) = res.traces
+    assert item.outcome != "unreplayable" and item.ndcg_after is not None
