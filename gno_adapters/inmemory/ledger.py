@@ -81,6 +81,7 @@ class InMemoryLedger:
             source = self._s.rows.get((coll, old_path))
             if source is not None and source.doc.active and new_path in upserted:
                 moved[new_path] = (_snap(source), source.structure)
+        went = {snap.rel_path for snap, _ in moved.values()}  # journaled by their ``rename``
         for item in batch.upserts:
             self._upsert(item, now, entries, moved)
         for state in batch.touched:
@@ -106,7 +107,7 @@ class InMemoryLedger:
         for rel in batch.deactivate:
             row = self._s.rows.get((coll, rel))
             if row is not None and row.doc.active:
-                if not any(snap.rel_path == rel for snap, _ in moved.values()):
+                if rel not in went:
                     entries.append(_inactivated(row))
                 row.doc = row.doc._replace(active=False)
                 self._s.links.mark_names((coll, rel))
