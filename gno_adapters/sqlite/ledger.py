@@ -183,7 +183,7 @@ class ApswLedger:
                 (batch.collection, old_path),
             ).fetchone()
             if row is not None:
-                out[new_path] = (*row, new_path)
+                out[new_path] = tuple(row)
         return out
 
     def _upsert(
