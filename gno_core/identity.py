@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
@@ -85,6 +86,12 @@ def _segment_bytes(segment: str) -> bytes:
 def make_uri(collection: str, rel_path: str, index: str = DEFAULT_INDEX) -> str:
     """``gno://<collection>/<encoded relPath>``, plus ``?index=<name>`` for a non-default index."""
     return f"gno://{collection}/{encode_rel_path(rel_path)}{uri_suffix(index)}"
+
+
+def uri_collections(uris: Iterable[str]) -> list[str]:
+    """The collections named by ``gno://collection/path`` URIs, sorted, each once."""
+    names = {u[len("gno://") :].split("/", 1)[0] for u in uris if u.startswith("gno://")}
+    return sorted(n for n in names if n)
 
 
 def uri_suffix(index: str = DEFAULT_INDEX) -> str:

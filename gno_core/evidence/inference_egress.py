@@ -45,8 +45,9 @@ def inference_guard(
 
     def check(passages: tuple[EvidencePassage, ...]) -> None:
         from gno_core.errors import EgressDeniedError
+        from gno_core.identity import uri_collections
 
-        names = sorted({_collection(p.uri) for p in passages})
+        names = uri_collections(p.uri for p in passages)
         plan = control().authorize(
             collections=names,
             action="remote_inference",
@@ -76,8 +77,3 @@ def inference_guard(
             )
 
     return check
-
-
-def _collection(uri: str) -> str:
-    """``gno://<collection>/<path>`` -> the collection."""
-    return uri.removeprefix("gno://").split("/", 1)[0]

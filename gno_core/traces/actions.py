@@ -15,6 +15,7 @@ from statistics import fmean
 from typing import TYPE_CHECKING, Any
 
 from gno_core.errors import EgressDeniedError, GnoError, NotFoundError, ValidationError
+from gno_core.identity import uri_collections
 from gno_core.traces.exports import (
     canonical,
     judged_relevance,
@@ -35,17 +36,11 @@ if TYPE_CHECKING:
     from gno_core.traces.capability import Traces
     from gno_core.traces.values import TraceHeader
 
-__all__ = ["Authorize", "TraceActions", "collections_of"]
+__all__ = ["Authorize", "TraceActions"]
 
 #: ``Gno.egress_authorize`` bound to the export's action and content class: takes the
 #: collections (None: every configured one) and returns the plan.
 Authorize = Callable[[Sequence[str] | None], "EgressPlan"]
-
-
-def collections_of(uris: Sequence[str]) -> list[str]:
-    """The collections named by ``gno://collection/path`` URIs, sorted, each once."""
-    names = {u[len("gno://") :].split("/", 1)[0] for u in uris if u.startswith("gno://")}
-    return sorted(n for n in names if n)
 
 
 class TraceActions:
@@ -80,7 +75,7 @@ class TraceActions:
                 details={"open": still_open[:20]},
             )
         uris = [e.uri for h in headers for e in store.events(h.trace_id)]
-        scope = collections_of(uris) or None
+        scope = uri_collections(uris) or None
         plan = authorize(scope)
         if plan.mode != "complete":
             raise EgressDeniedError(
