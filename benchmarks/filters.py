@@ -2,12 +2,13 @@
 ``filter`` that matches 10 % of the pages, p50 of each and their ratio (target: filtered p50 at
 most 1.2 x unfiltered).
 
-Usage: python benchmarks/filters.py [--work DIR] [--rounds N] [--vector-pages N]
+Usage: python benchmarks/filters.py [--work DIR] [--rounds N] [--vector-pages N] [--filter JSON]
 (prints figures; asserts nothing). Wall-clock and CPU-time medians are both printed: on a
 shared machine the CPU time of the searching process is the steadier of the two. The pages are extracted to a temp dir (never the repo); every
 tenth page (sorted paths) gets ``gno: {metadata: {tier: gold}}`` written into its frontmatter,
 every fifth of the others ``tier: silver``, so the filter ``{"op": "eq", "key": "tier",
-"value": "gold"}`` matches 10 %. With ``--vector-pages N`` (default 0: skipped) a second index
+"value": "gold"}`` matches 10 % (``--filter`` times another predicate over ``tier`` instead, e.g. its
+negation, which matches 90 %). With ``--vector-pages N`` (default 0: skipped) a second index
 of the first N pages (sorted paths) is embedded and vector search is timed the same way.
 """
 
@@ -68,7 +69,9 @@ def phase_embed() -> None:
     gno.close()
 
 
-def phase_search(mode: str, rounds: int, collection: str | None) -> None:
+def phase_search(
+    mode: str, rounds: int, collection: str | None, predicate: dict[str, object] = GOLD
+) -> None:
     """Interleaved unfiltered and filtered searches (same query, same limit): p50 of each."""
     from gno_adapters.bootstrap import open_gno
     from gno_core.contracts.requests import SearchRequest
@@ -78,7 +81,7 @@ def phase_search(mode: str, rounds: int, collection: str | None) -> None:
     plain = [SearchRequest(query=q, limit=10, collection=collection) for q in QUERIES]
     filtered = [
         SearchRequest.model_validate(
-            {"query": q, "limit": 10, "collection": collection, "filter": GOLD}
+            {"query": q, "limit": 10, "collection": collection, "filter": predicate}
         )
         for q in QUERIES
     ]
@@ -97,7 +100,7 @@ def phase_search(mode: str, rounds: int, collection: str | None) -> None:
                 cpu[name].append(time.process_time() - c0)
                 if name == "filtered":
                     hits += len(results.results)
-                    outside += sum(1 for r in results.results if not _gold(gno, r.uri))
+                    outside += sum(1 for r in results.results if not _inside(gno, r.uri, b))
     gno.close()
     print(
         json.dumps(
@@ -117,15 +120,20 @@ def phase_search(mode: str, rounds: int, collection: str | None) -> None:
     )
 
 
-_GOLD_CACHE: dict[str, bool] = {}
+_TIERS: dict[str, str | None] = {}
 
 
-def _gold(gno: object, uri: str) -> bool:
-    """Whether the page behind ``uri`` carries ``tier: gold`` (read from its mirror)."""
-    if uri not in _GOLD_CACHE:
+def _inside(gno: object, uri: str, request: object) -> bool:
+    """Whether the page behind ``uri`` satisfies the request's predicate (its ``tier`` read from
+    the mirror's frontmatter, evaluated directly)."""
+    from gno_core.metadata.evaluate import matches
+
+    if uri not in _TIERS:
         text = gno.get(uri).content  # type: ignore[attr-defined]
-        _GOLD_CACHE[uri] = text.startswith("---\ngno:\n  metadata:\n    tier: gold\n")
-    return _GOLD_CACHE[uri]
+        head = "---\ngno:\n  metadata:\n    tier: "
+        _TIERS[uri] = text[len(head) :].split("\n", 1)[0] if text.startswith(head) else None
+    tier = _TIERS[uri]
+    return matches("valid", {"tier": tier} if tier else {}, request.filter)  # type: ignore[attr-defined]
 
 
 def child(code: str, env: dict[str, str]) -> dict[str, float]:
@@ -147,6 +155,7 @@ def main() -> int:
     parser.add_argument("--work", help="work dir (default: a new temp dir)")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--vector-pages", type=int, default=0)
+    parser.add_argument("--filter", default=json.dumps(GOLD), help="the predicate (JSON)")
     args = parser.parse_args()
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="gno-filters-"))
     pages = work / "pages"
@@ -162,7 +171,9 @@ def main() -> int:
         )
     synced = child("b.phase_sync()", env)
     print(f"sync: {synced['added']:.0f} docs in {synced['seconds']:.1f} s")
-    bm25 = child(f"b.phase_search('bm25', {args.rounds}, None)", env)
+    predicate = json.loads(args.filter)
+    print(f"filter: {json.dumps(predicate)}")
+    bm25 = child(f"b.phase_search('bm25', {args.rounds}, None, {predicate!r})", env)
     _report("BM25", bm25)
     if args.vector_pages:
         # its own index of the first N pages (sorted paths: still one in ten tier: gold)
@@ -182,7 +193,7 @@ def main() -> int:
         child("b.phase_sync()", venv)
         embedded = child("b.phase_embed()", venv)
         print(f"embed ({args.vector_pages} pages): {embedded['seconds']:.0f} s")
-        vector = child(f"b.phase_search('vector', {args.rounds}, None)", venv)
+        vector = child(f"b.phase_search('vector', {args.rounds}, None, {predicate!r})", venv)
         _report(f"vector ({args.vector_pages} pages)", vector)
     return 0
 

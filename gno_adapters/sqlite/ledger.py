@@ -29,6 +29,7 @@ from gno_adapters.sqlite.link_writes import (
     write_links,
 )
 from gno_adapters.sqlite.memory import replace_document_fact
+from gno_adapters.sqlite.metadata_values import write_metadata_values
 from gno_adapters.sqlite.rows import Rows
 from gno_core.domain import (
     Chunk,
@@ -286,6 +287,8 @@ class ApswLedger:
         replace_document_names(conn, doc_id, item.names, was_active, marks, new=old is None)
         links.append((doc_id, item.links, old is None))
         replace_document_fact(conn, doc_id, item.fact)
+        if old is None:  # an update's rows follow its metadata columns (a trigger)
+            write_metadata_values(conn, doc_id, item.metadata)
         tags = {lexical.normalize_tag(t) for t in meta.tags if t.strip()}
         conn.executemany(
             "INSERT INTO doc_tags(doc_id, tag) VALUES (?, ?)", [(doc_id, t) for t in tags]

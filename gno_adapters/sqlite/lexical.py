@@ -185,17 +185,18 @@ def search_sql(columns: str, filters: FilterSql, scan: Scan = NO_SCAN) -> str:
     )
 
 
-def top_search_sql(columns: str, scan: Scan = NO_SCAN) -> str:
+def top_search_sql(columns: str, scan: Scan = NO_SCAN, where: str = "d.active = 1") -> str:
     """The windowed fast path; parameters: MATCH string, scan params, window, limit. FTS5
     ranks and keeps the best ``window`` ids (of the matches passing ``scan``); only those are
-    joined to ``documents`` (active ones). Each row also carries the window's size and its
-    worst score, so the caller can prove nothing outside it could rank."""
+    joined to ``documents`` (passing ``where``, which has no parameters). Each row also carries
+    the window's size and its worst score, so the caller can prove nothing outside it could
+    rank."""
     return (
         f"WITH top(id, score) AS MATERIALIZED ({_scored(scan)} ORDER BY s LIMIT ?), "
         "edge(n, worst) AS MATERIALIZED (SELECT count(*), max(score) FROM top) "
         f"SELECT {columns}, -top.score, edge.n, edge.worst "
         "FROM top CROSS JOIN documents d ON d.id = top.id CROSS JOIN edge "
-        "WHERE d.active = 1 ORDER BY top.score, d.collection, d.rel_path LIMIT ?"
+        f"WHERE {where} ORDER BY top.score, d.collection, d.rel_path LIMIT ?"
     )
 
 
@@ -213,29 +214,35 @@ class ApswLexical:
         expr = match_expression(query, filters.exclude_terms)
         if expr is None or limit <= 0:
             return []
-        scan = NO_SCAN
+        scan, valid_only = NO_SCAN, ""
         if filters.metadata is not None:
             from gno_adapters.sqlite.metadata_values import values_sql  # typed filters only
 
-            condition, params = values_sql(filters.metadata, "documents_fts.rowid")
-            scan = Scan(condition, tuple(params))
+            typed = values_sql(filters.metadata, "documents_fts.rowid")
+            scan = Scan(typed.where, typed.params)
             filters = filters._replace(metadata=None)
+            if typed.valid_only:  # read beside ``active``, in the same row
+                valid_only = " AND d.metadata_state = 'valid'"
         where = filter_sql(filters)
         if not where.params and where.where == "d.active = 1":
-            ranked = self._top_hits(expr, limit, scan)
+            where = where._replace(where=where.where + valid_only)
+            ranked = self._top_hits(expr, limit, scan, where.where)
             if ranked is not None:
                 return ranked
+        else:
+            where = where._replace(where=where.where + valid_only)
         sql = search_sql(DOC_COLUMNS, where, scan)
         rows = self._db.rows("searching", sql, (expr, *scan.params, *where.params, limit))
         return [LexicalHit(to_document(r[:-1]), float(r[-1])) for r in rows]
 
-    def _top_hits(self, expr: str, limit: int, scan: Scan) -> list[LexicalHit] | None:
+    def _top_hits(self, expr: str, limit: int, scan: Scan, where: str) -> list[LexicalHit] | None:
         """Search without joining every match: rank inside FTS5, join only a window of the best
-        ids (active ones), and prove the answer equals the full query's. None (run the full
-        query) when the window could hide a hit: inactive documents took too many of its
-        places, or a document outside it ties with the last one kept."""
+        ids (passing ``where``: active ones, valid ones), and prove the answer equals the full
+        query's. None (run the full query) when the window could hide a hit: documents failing
+        ``where`` took too many of its places, or a document outside it ties with the last one
+        kept."""
         window = max(WINDOW_FACTOR * limit, WINDOW_MIN)
-        sql = top_search_sql(DOC_COLUMNS, scan)
+        sql = top_search_sql(DOC_COLUMNS, scan, where)
         rows = self._db.rows("searching", sql, (expr, *scan.params, window, limit))
         if not rows:
             return []

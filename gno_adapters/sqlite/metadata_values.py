@@ -1,16 +1,22 @@
 """The value table of typed metadata (``metadata_values``) and a predicate as probes into it.
 
-Each document whose metadata is ``valid`` has one marker row ``(doc, '', '*', 0)`` (metadata
-keys are never empty) and, for each key of its map, rows ``(doc, key, kind, atom)``:
+For each key of a valid document's map, rows ``(doc, key, kind, atom)``:
 
 - a scalar: kind ``s`` (string), ``n`` (number) or ``b`` (boolean, atom 1/0), atom the value;
 - an array: one row per distinct member, kind ``S``, ``N`` or ``B`` (a valid array holds one
   type); an empty array: kind ``A``, atom 0.
 
-Triggers on ``documents`` keep the rows equal to its ``metadata``/``metadata_state`` columns
-in the same transaction as every write (inserted, changed, or deleted through the foreign key);
-migration 14 built them from the stored maps. A document that is invalid or not yet extracted
-has no row at all.
+A document whose metadata is invalid or not yet extracted, and a valid one with an empty map
+(most of them), have no row: whether a document is valid is read from ``documents`` when a
+predicate needs it (``not``, ``exists: false``).
+
+The ledger writes a new document's rows with it, in the same transaction
+(``write_metadata_values``); a trigger replaces them whenever an update changes a document's
+``metadata`` or ``metadata_state``; a deleted document's rows go with it through the foreign
+key. Migration 15 built them from the stored maps. (Migration 14 also kept a marker row on
+every valid document and an ``AFTER INSERT`` trigger; such a trigger costs every insert into
+``documents`` about 20 us even when it never fires (a statement journal, as we read it): a
+38k-page sync took about 13 % more CPU. An update trigger costs nothing measurable.)
 
 ``values_sql`` turns a predicate into one condition on a document id made only of primary-key
 probes into this table (no read of ``documents``), so keyword search can check it inside the
@@ -21,16 +27,23 @@ to the same answers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from gno_core.metadata.extract import scalar_kind
+from gno_core.metadata.extract import VALID, scalar_kind
 
 if TYPE_CHECKING:
     import apsw
 
     from gno_core.contracts.metadata import MetadataPredicate, Node
+    from gno_core.metadata.extract import DocumentMetadata
 
-__all__ = ["create_metadata_values", "values_sql"]
+__all__ = [
+    "ValuesSql",
+    "create_metadata_values",
+    "rebuild_metadata_values",
+    "values_sql",
+    "write_metadata_values",
+]
 
 _SCALARS = "('text', 'integer', 'real', 'true', 'false')"
 _KIND = (
@@ -38,25 +51,28 @@ _KIND = (
 )
 
 
-def _rows(source: str) -> str:
-    """The rows of the documents ``source`` yields as ``d(id, metadata)`` (valid ones only)."""
+def _values(source: str) -> str:
+    """The value rows of the documents ``source`` yields as ``d(id, metadata)``."""
     scalar = _KIND.format(t="j.type", s="s", n="n", b="b")
     member = _KIND.format(t="e.type", s="S", n="N", b="B")
     return (
-        "INSERT OR IGNORE INTO metadata_values(doc_id, key, kind, atom) "
-        f"SELECT d.id, '', '*', 0 FROM {source} "
-        f"UNION ALL SELECT d.id, j.key, {scalar}, j.atom FROM {source}, json_each(d.metadata) j "
-        f"WHERE d.metadata != '{{}}' AND j.type IN {_SCALARS} "
+        f"SELECT d.id, j.key, {scalar}, j.atom FROM {source}, json_each(d.metadata) j "
+        f"WHERE j.type IN {_SCALARS} "
         f"UNION ALL SELECT d.id, j.key, {member}, e.atom FROM {source}, json_each(d.metadata) j, "
-        f"json_each(j.value) e WHERE d.metadata != '{{}}' AND j.type = 'array' "
-        f"AND e.type IN {_SCALARS} "
+        f"json_each(j.value) e WHERE j.type = 'array' AND e.type IN {_SCALARS} "
         f"UNION ALL SELECT d.id, j.key, 'A', 0 FROM {source}, json_each(d.metadata) j "
-        "WHERE d.metadata != '{}' AND j.type = 'array' AND json_array_length(j.value) = 0"
+        "WHERE j.type = 'array' AND json_array_length(j.value) = 0"
     )
 
 
+_INSERT = "INSERT OR IGNORE INTO metadata_values(doc_id, key, kind, atom) "
+_TRIGGERS = ("documents_metadata_insert", "documents_metadata_update")
+
+
 def create_metadata_values(conn: apsw.Connection) -> None:
-    """The table, its triggers, and the rows of every stored valid map (migration 14)."""
+    """Migration 14 as it was applied: the table, a ``*`` marker row on every valid document,
+    and triggers keeping them (migration 15 replaces the rows and the triggers)."""
+    valid = "(SELECT id, metadata FROM documents WHERE metadata_state = 'valid') d"
     new = "(SELECT NEW.id AS id, NEW.metadata AS metadata WHERE NEW.metadata_state = 'valid') d"
     conn.execute(
         "CREATE TABLE metadata_values ("
@@ -64,26 +80,80 @@ def create_metadata_values(conn: apsw.Connection) -> None:
         " key TEXT NOT NULL, kind TEXT NOT NULL, atom NOT NULL,"
         " PRIMARY KEY (doc_id, key, kind, atom)) WITHOUT ROWID;"
         "CREATE TRIGGER documents_metadata_insert AFTER INSERT ON documents "
-        f"WHEN NEW.metadata_state = 'valid' BEGIN {_rows(new)}; END;"
+        f"WHEN NEW.metadata_state = 'valid' BEGIN {_marked(new)}; END;"
+        "CREATE TRIGGER documents_metadata_update AFTER UPDATE OF metadata, metadata_state "
+        "ON documents WHEN OLD.metadata IS NOT NEW.metadata "
+        "OR OLD.metadata_state IS NOT NEW.metadata_state BEGIN "
+        "DELETE FROM metadata_values WHERE doc_id = OLD.id; "
+        f"{_marked(new)}; END;"
+    )
+    conn.execute(_marked(valid))
+
+
+def _marked(source: str) -> str:
+    """Migration 14's rows: a ``*`` marker and the values of each valid document."""
+    return f"{_INSERT}SELECT d.id, '', '*', 0 FROM {source} UNION ALL {_values(source)}"
+
+
+def _rows(source: str) -> str:
+    """The rows of the valid, non-empty maps ``source`` yields as ``d(id, metadata, state)``."""
+    valued = f"(SELECT * FROM {source} WHERE d.state = 'valid' AND d.metadata != '{{}}') d"
+    return f"{_INSERT}{_values(valued)}"
+
+
+def rebuild_metadata_values(conn: apsw.Connection) -> None:
+    """Migration 15: this module's rows, from the stored maps, and its one trigger."""
+    for name in _TRIGGERS:
+        conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+    conn.execute("DELETE FROM metadata_values")
+    conn.execute(_rows("(SELECT id, metadata, metadata_state AS state FROM documents) d"))
+    new = "(SELECT NEW.id AS id, NEW.metadata AS metadata, NEW.metadata_state AS state) d"
+    conn.execute(
         "CREATE TRIGGER documents_metadata_update AFTER UPDATE OF metadata, metadata_state "
         "ON documents WHEN OLD.metadata IS NOT NEW.metadata "
         "OR OLD.metadata_state IS NOT NEW.metadata_state BEGIN "
         "DELETE FROM metadata_values WHERE doc_id = OLD.id; "
         f"{_rows(new)}; END;"
     )
-    conn.execute(_rows("(SELECT id, metadata FROM documents WHERE metadata_state = 'valid') d"))
 
 
-def values_sql(predicate: MetadataPredicate, doc: str) -> tuple[str, list[object]]:
-    """The condition on the document id expression ``doc``, and its parameters."""
+def write_metadata_values(conn: apsw.Connection, doc_id: int, metadata: DocumentMetadata) -> None:
+    """The rows of a new document (those ``_rows`` builds from its stored map)."""
+    if metadata.state != VALID or not metadata.values:
+        return
+    rows: list[tuple[int, str, str, object]] = []
+    for key, value in metadata.values.items():
+        if not isinstance(value, tuple):
+            rows.append((doc_id, key, _letter(value), _atom(value)))
+            continue
+        if not value:
+            rows.append((doc_id, key, "A", 0))
+        rows.extend((doc_id, key, _letter(m).upper(), _atom(m)) for m in value)
+    conn.executemany(f"{_INSERT}VALUES (?, ?, ?, ?)", rows)
+
+
+def _letter(value: object) -> str:
+    kind = scalar_kind(value)
+    assert kind is not None
+    return _LETTER[kind]
+
+
+class ValuesSql(NamedTuple):
+    where: str  # on the document id expression
+    params: tuple[object, ...]
+    #: the predicate can match a document without rows: the caller must also check that the
+    #: document's metadata is valid (``documents.metadata_state``)
+    valid_only: bool
+
+
+def values_sql(predicate: MetadataPredicate, doc: str) -> ValuesSql:
+    """The condition on the document id expression ``doc``, its parameters, and whether the
+    document must also be checked valid. Every leaf but ``exists: false`` is true only over
+    rows of the document, which only valid documents have: without ``not`` (or ``exists:
+    false``) the predicate cannot match another one."""
     params: list[object] = []
     body = _node(predicate.root, doc, params)
-    if not _needs_marker(predicate.root):
-        # every leaf but ``exists: false`` is true only over rows of the document, which only
-        # valid documents have: without ``not`` the predicate cannot match an invalid one
-        return body, params
-    marker = f"EXISTS (SELECT 1 FROM metadata_values v WHERE v.doc_id = {doc} AND v.key = '' AND v.kind = '*')"
-    return f"({marker} AND {body})", params
+    return ValuesSql(body, tuple(params), _needs_marker(predicate.root))
 
 
 def _needs_marker(node: Node) -> bool:
