@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from gno_core.contracts.base import WireModel
+from gno_core.contracts.egress import EgressLineageView
 
 _HASH = r"^[0-9a-f]{64}$"
 
@@ -34,6 +35,8 @@ class RecalledFact(FactView):
     score: float = Field(ge=0, le=1)
     #: The hash the receipt lists for this fact's text (its content hash).
     span_hash: str = Field(pattern=_HASH)
+    #: The egress lineage of the fact: its memory collection's policy.
+    egress_lineage: EgressLineageView | None = None
 
 
 class RecallReceipt(WireModel):
@@ -64,6 +67,8 @@ class RecallResult(WireModel):
     receipt: RecallReceipt
     budget: RecallBudget
     retrieval: RecallRetrieval
+    #: The strictest source policy across the returned facts; absent when none came back.
+    egress_lineage: EgressLineageView | None = None
     #: Present only when no fact came back: how to store one.
     hint: str | None = None
 

@@ -100,6 +100,11 @@ class CapsuleCompiler:
                 raise ContextError("invalid_input", exc.message) from exc
             raise ContextError("retrieval_failed", f"Retrieval failed: {exc.message}") from exc
         candidates, omitted = self._candidates(request, results, facets)
+        policies = self._egress_policies()
+        for cand in candidates:
+            if policies is not None:
+                # A collection gno holds no policy for is local_only (fail closed).
+                cand.egress = policies.get(cand.doc.collection, "local_only")
         after = self.snapshot()
         if after != before:
             raise ContextError(
@@ -116,6 +121,7 @@ class CapsuleCompiler:
             config_fingerprint=self.config_fingerprint(collections),
             models=self.models,
             counter=self.counter,
+            egress_policy=policies is not None,
         )
         words = frozenset(content_words(retrieval_query(request)))
         wanted = {f: facet_words(f) for f in facets}
@@ -134,6 +140,16 @@ class CapsuleCompiler:
             )
 
         return select(frame, candidates, omitted, facets, budget, self._count, shrink)
+
+    def _egress_policies(self) -> dict[str, str] | None:
+        """The effective egress policy of every configured collection, or None when the
+        policy store cannot be read (the evidence then says ``unavailable``)."""
+        from gno_core.egress_control.capability import EgressControl
+
+        try:
+            return {s.collection: s.policy for s in EgressControl(self.handle).sources()}
+        except GnoError:
+            return None
 
     def snapshot(self) -> str:
         """The index snapshot fingerprint: every active document's path and mirror hash, so

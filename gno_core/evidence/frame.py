@@ -47,8 +47,11 @@ def capsule_frame(
     config_fingerprint: str,
     models: SemanticModels,
     counter: TokenCounter | None,
+    egress_policy: bool = False,
 ) -> dict[str, Any]:
-    """Everything of the capsule but its evidence, coverage, omissions and used budget."""
+    """Everything of the capsule but its evidence, coverage, omissions and used budget.
+    ``egress_policy``: each evidence item carries its collection's egress policy (otherwise
+    ``unavailable``, with the ``egress_policy_unavailable`` fallback)."""
     index_name, collections = scope_of
     meta = results.meta
     embedder = models.embedder
@@ -78,7 +81,8 @@ def capsule_frame(
         fallbacks.append({"code": "graph_unavailable", "capability": "graphExpansion"})
     if counter is None:
         fallbacks.append({"code": "tokenizer_unavailable", "capability": "exactTokenCount"})
-    fallbacks.append({"code": "egress_policy_unavailable", "capability": "egressPolicy"})
+    if not egress_policy:
+        fallbacks.append({"code": "egress_policy_unavailable", "capability": "egressPolicy"})
     retrieval_request = _retrieval_echo(request)
     fingerprints: dict[str, Any] = {
         "index": snapshot,
@@ -135,7 +139,7 @@ def capsule_frame(
             "graphExpansion": False,
             "exactTokenCount": counter is not None,
             "configuredContext": False,
-            "egressPolicy": False,
+            "egressPolicy": egress_policy,
         },
         "fallbacks": fallbacks,
         # Read by ``select``, which writes the capsule's warnings: search by meaning saw only

@@ -48,6 +48,8 @@ class Candidate:
     item: dict[str, Any] = field(default_factory=dict)
     size: int = 0
     floor: tuple[int, int] | None = None  # tokens and bytes of the item with detail shed
+    #: The egress policy of the document's collection (``unavailable``: none could be read).
+    egress: str = "unavailable"
 
 
 @dataclass(slots=True)
@@ -169,7 +171,7 @@ def evidence_item(c: Candidate) -> dict[str, Any]:
         "graphExpanded": False,
         "facets": sorted(c.facets),
         "trust": "untrusted_data",
-        "egress": "unavailable",
+        "egress": c.egress,
     }
     if doc.meta.title:
         item["title"] = doc.meta.title

@@ -15,6 +15,7 @@ from gno_core.ports import FrontmatterParser, NoteFiles, SemanticModels
 from gno_core.text.dates import iso_from_ns
 
 if TYPE_CHECKING:
+    from gno_core.contracts.egress import EgressLineageView
     from gno_core.contracts.memory import RememberResult
     from gno_core.contracts.memory_requests import RememberRequest
     from gno_core.memory.remember import MemoryWriter
@@ -60,4 +61,14 @@ class Memory:
             identity,
             now=iso_from_ns(handle.clock.now_ns()),
             uri=handle.uri,
+            lineage=lambda collection: egress_lineage(handle, [collection]),
         )
+
+
+def egress_lineage(handle: IndexHandle, collections: list[str]) -> EgressLineageView:
+    """The egress lineage of content drawn from ``collections`` (their current policies)."""
+    from gno_core.egress.lineage import lineage_of
+    from gno_core.egress.wire import lineage_view
+    from gno_core.egress_control.capability import EgressControl
+
+    return lineage_view(lineage_of(EgressControl(handle).sources(collections)))

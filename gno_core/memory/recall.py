@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gno_core.config import GnoConfig
+from gno_core.contracts.egress import EgressLineageView
 from gno_core.contracts.memory import (
     RecallBudget,
     RecalledFact,
@@ -81,7 +82,10 @@ def recall(
     *,
     now: str,
     uri: Callable[[StoredDocument], str],
+    lineage: Callable[[str], EgressLineageView] | None = None,
 ) -> RecallResult:
+    """``lineage`` gives a collection's egress lineage (``egressLineage`` on each fact and on
+    the result; absent without it or without facts)."""
     query = (request.query or "").strip()
     if not query:
         raise memory_error("MEMORY_QUERY_REQUIRED", "Say what to recall")
@@ -101,6 +105,9 @@ def recall(
     current = [found[key] for key, _ in ranked if key in found and not found[key].superseded]
     chosen, used, omitted = take(current, budget, lambda f: f.record.text)
     facts = [_recalled(f, docs[(f.collection, f.rel_path)], scores, uri) for f in chosen]
+    view = lineage(collection) if facts and lineage is not None else None
+    if view is not None:  # one memory collection: each fact's lineage is the result's
+        facts = [f.model_copy(update={"egress_lineage": view}) for f in facts]
     receipt = Receipt.issue(
         identity.caller,
         identity.session,
@@ -127,6 +134,7 @@ def recall(
         retrieval=RecallRetrieval(
             mode="lexical" if unavailable else "hybrid", semantic_unavailable=unavailable
         ),
+        egress_lineage=view,
         hint=None if facts else HINT,
     )
 
