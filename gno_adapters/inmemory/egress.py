@@ -6,9 +6,9 @@ from __future__ import annotations
 import threading
 import uuid
 
+from gno_core.egress.change import stale_revision
 from gno_core.egress.receipts import Receipt, ReceiptDraft, ReceiptRetention
 from gno_core.egress.values import Policy
-from gno_core.errors import ConflictError
 from gno_core.ports.egress import ReceiptStats, StoredPolicy
 
 __all__ = ["InMemoryEgressPolicies", "InMemoryEgressReceipts"]
@@ -35,10 +35,7 @@ class InMemoryEgressPolicies:
             known = self._rows.get(collection)
             current = known.revision if known else 0
             if current != expected_revision:
-                raise ConflictError(
-                    f"the egress policy of {collection} changed meanwhile (revision {current})",
-                    details={"collection": collection, "currentRevision": current},
-                )
+                raise stale_revision(collection, current)
             row = self._rows[collection] = StoredPolicy(collection, policy, current + 1, binding)
             self._epoch += 1
             return row
@@ -64,13 +61,10 @@ class InMemoryEgressReceipts:
             self._rows[receipt.audit_id] = receipt
             for gone in [r for r in self._rows.values() if r.expires_ms <= now_ms]:
                 del self._rows[gone.audit_id]
-            oldest_first = sorted(self._rows.values(), key=_key)
-            count, size = len(oldest_first), sum(r.size for r in oldest_first)
-            for r in oldest_first:
-                if count <= retention.max_receipts and size <= retention.max_bytes:
-                    break
-                del self._rows[r.audit_id]
-                count, size = count - 1, size - r.size
+            oldest_first = [(r.audit_id, r.size) for r in sorted(self._rows.values(), key=_key)]
+            size = sum(n for _, n in oldest_first)
+            for gone_id in retention.overflow(oldest_first, len(oldest_first), size):
+                del self._rows[gone_id]
             return receipt
 
     def _live(self, now_ms: int) -> list[Receipt]:

@@ -12,9 +12,9 @@ import apsw
 
 from gno_adapters.sqlite.connection import write_transaction
 from gno_adapters.sqlite.errors import translate_errors
+from gno_core.egress.change import stale_revision
 from gno_core.egress.receipts import Receipt, ReceiptDraft, ReceiptRetention
 from gno_core.egress.values import Policy
-from gno_core.errors import ConflictError
 from gno_core.ports.egress import ReceiptStats, StoredPolicy
 
 __all__ = ["ApswEgressPolicies", "ApswEgressReceipts"]
@@ -52,10 +52,7 @@ class ApswEgressPolicies:
             ).fetchone()
             current = int(row[0]) if row else 0
             if current != expected_revision:
-                raise ConflictError(
-                    f"the egress policy of {collection} changed meanwhile (revision {current})",
-                    details={"collection": collection, "currentRevision": current},
-                )
+                raise stale_revision(collection, current)
             revision = current + 1
             self._conn.execute(
                 "INSERT INTO egress_policies(collection, policy, revision, binding) "
@@ -117,20 +114,14 @@ class ApswEgressReceipts:
                 conn, "SELECT count(*), coalesce(sum(bytes), 0) FROM egress_receipts"
             )
             if count > retention.max_receipts or size > retention.max_bytes:
-                self._trim(int(count), int(size), retention)
+                rows = conn.execute(
+                    "SELECT audit_id, bytes FROM egress_receipts ORDER BY created_ms, audit_id"
+                )
+                doomed = retention.overflow(((str(i), int(n)) for i, n in rows), count, size)
+                conn.executemany(
+                    "DELETE FROM egress_receipts WHERE audit_id = ?", [(i,) for i in doomed]
+                )
         return receipt
-
-    def _trim(self, count: int, size: int, retention: ReceiptRetention) -> None:
-        """Drop the oldest until both bounds hold (inside the append's transaction)."""
-        doomed: list[tuple[str]] = []
-        for audit_id, nbytes in self._conn.execute(
-            "SELECT audit_id, bytes FROM egress_receipts ORDER BY created_ms, audit_id"
-        ):
-            if count <= retention.max_receipts and size <= retention.max_bytes:
-                break
-            doomed.append((str(audit_id),))
-            count, size = count - 1, size - int(nbytes)
-        self._conn.executemany("DELETE FROM egress_receipts WHERE audit_id = ?", doomed)
 
     def page(self, now_ms: int, limit: int, before: tuple[int, str] | None = None) -> list[Receipt]:
         sql = f"SELECT {_COLUMNS} FROM egress_receipts WHERE expires_ms > ?"

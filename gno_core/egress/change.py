@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gno_core.egress.values import POLICIES, POLICY_RANK, Policy, PolicySource
-from gno_core.errors import EgressRelaxationConfirmationError, ValidationError
+from gno_core.errors import ConflictError, EgressRelaxationConfirmationError, ValidationError
 
 __all__ = [
     "ChangeKind",
@@ -25,6 +25,7 @@ __all__ = [
     "RelaxationConfirmation",
     "confirmation_mismatch",
     "plan_change",
+    "stale_revision",
 ]
 
 ChangeKind = Literal["tightened", "relaxed", "source_changed", "unchanged"]
@@ -121,3 +122,12 @@ def confirmation_mismatch(
     if confirmation.target_policy != target:
         return "cross_target"
     return None
+
+
+def stale_revision(collection: str, current: int) -> ConflictError:
+    """What a policy store raises when ``collection``'s revision is no longer the one the
+    change was planned from (``current`` is)."""
+    return ConflictError(
+        f"the egress policy of {collection} changed meanwhile (revision {current})",
+        details={"collection": collection, "currentRevision": current},
+    )

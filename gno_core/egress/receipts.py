@@ -15,7 +15,7 @@ import base64
 import binascii
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +49,17 @@ class ReceiptRetention:
     max_age_ms: int = 30 * DAY_MS
     max_receipts: int = 10_000
     max_bytes: int = 4 * 1024 * 1024
+
+    def overflow(self, oldest_first: Iterable[tuple[str, int]], count: int, size: int) -> list[str]:
+        """The ids to drop, oldest first, until both bounds hold: ``oldest_first`` is every
+        kept receipt's (id, size) from the oldest, ``count`` and ``size`` their totals."""
+        doomed: list[str] = []
+        for audit_id, nbytes in oldest_first:
+            if count <= self.max_receipts and size <= self.max_bytes:
+                break
+            doomed.append(audit_id)
+            count, size = count - 1, size - nbytes
+        return doomed
 
 
 RETENTION = ReceiptRetention()
