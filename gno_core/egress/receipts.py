@@ -16,7 +16,7 @@ import binascii
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gno_core.egress.lineage import lineage_of
@@ -126,11 +126,12 @@ class Receipt:
     created_ms: int
     expires_ms: int
     draft: ReceiptDraft
+    #: What the receipt counts against the byte bound: its payload and its keys (computed
+    #: once: retention sums it over every kept receipt).
+    size: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def size(self) -> int:
-        """What the receipt counts against the byte bound: its payload and its keys."""
-        return len(self.draft.payload().encode("ascii")) + 64
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", len(self.draft.payload().encode("ascii")) + 64)
 
     def wire(self, iso: Callable[[int], str]) -> dict[str, Any]:
         """The receipt in ``egress-audit-management@1.0`` (``iso``: ms -> ISO-8601 text)."""
