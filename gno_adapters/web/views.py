@@ -24,34 +24,20 @@ GRAPH_LIMIT = 2000
 GRAPH_EDGE_LIMIT = 20_000
 #: The sidebar lists at most this many outgoing links and backlinks (and says how many more).
 SIDE_LIMIT = 200
-#: gno error code -> HTTP status of the page that reports it; anything unlisted is a 500.
-STATUS_BY_CODE = {
-    "VALIDATION": 400,
-    "INVALID_PATH": 400,
-    "NOT_FOUND": 404,
-    "PATH_NOT_FOUND": 404,
-    "NOT_INITIALIZED": 409,
-    "DUPLICATE": 409,
-    "CONFLICT": 409,
-    "LOCKED": 423,
-    "WRITE_DISABLED": 403,
-    "MODEL_UNAVAILABLE": 503,
-}
 
 
 def failure(exc: Exception) -> tuple[int, str, str]:
-    """``(status, code, message)`` of a failed read; an unexpected one is logged, not shown."""
+    """``(status, code, message)`` of a failed read, with REST's status for each gno code; an
+    unexpected one is logged, not shown."""
     from pydantic import ValidationError as ModelError
 
-    from gno_core.errors import GnoError
+    from gno_adapters.rest.routes import STATUS_BY_CODE
+    from gno_core.errors import GnoError, validation_problems
 
     if isinstance(exc, GnoError):
         return exc.http_status or STATUS_BY_CODE.get(exc.code, 500), exc.code, exc.message
     if isinstance(exc, ModelError):
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors()
-        )
-        return 400, "VALIDATION", problems
+        return 400, "VALIDATION", validation_problems(exc.errors())
     import logging
 
     logging.getLogger("gno.web").error("page failed", exc_info=exc)

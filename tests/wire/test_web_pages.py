@@ -251,3 +251,25 @@ def test_a_blank_cited_line_marks_the_block_above_it() -> None:
     html = render("# T\n\npara one\n\n\npara two\n", {}, cited_line=4).html
     assert re.search(r'<p data-line="3" data-b="\d+" id="cited">para one</p>', html)
     assert 'id="cited"' not in render("# T\n", {}, cited_line=None).html
+
+
+def test_a_page_reports_a_failure_as_rest_does() -> None:
+    """A page's status for a gno error is REST's (one table), and a refused field reads as in
+    REST's envelope (no ``Value error,`` prefix of the validation library)."""
+    from pydantic import BaseModel, ValidationError, field_validator
+
+    from gno_adapters.web.views import failure
+    from gno_core.errors import JobConflictError
+
+    class Form(BaseModel):
+        url: str
+
+        @field_validator("url")
+        @classmethod
+        def absolute(cls, value: str) -> str:
+            raise ValueError("url must be absolute")
+
+    assert failure(JobConflictError("a job runs"))[:2] == (409, "JOB_CONFLICT")
+    with pytest.raises(ValidationError) as caught:
+        Form(url="x")
+    assert failure(caught.value) == (400, "VALIDATION", "url: url must be absolute")
