@@ -145,3 +145,22 @@ def test_retention_by_count_and_bytes_drops_the_oldest(store: Store) -> None:
 def test_stats_of_an_empty_store(store: Store) -> None:
     stats = store.egress_receipts.stats(NOW)
     assert (stats.receipts, stats.bytes, stats.oldest_ms, stats.newest_ms) == (0, 0, None, None)
+
+
+def test_an_append_serialises_each_receipt_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Retention sums the kept receipts' sizes on every append: a size is computed once, when
+    its receipt is made, never again for every receipt already kept."""
+    calls = 0
+    payload = ReceiptDraft.payload
+
+    def counted(self: ReceiptDraft) -> str:
+        nonlocal calls
+        calls += 1
+        return payload(self)
+
+    monkeypatch.setattr(ReceiptDraft, "payload", counted)
+    for i in range(50):
+        store.egress_receipts.append(draft(i), NOW + i, ReceiptRetention())
+    assert calls <= 2 * 50
