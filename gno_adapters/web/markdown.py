@@ -26,6 +26,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
+from markupsafe import escape
 
 #: Frontmatter: a first line ``---`` up to the next ``---`` or ``...`` line.
 FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S)
@@ -172,8 +173,8 @@ def _link_open(
         attrs += ' rel="noopener noreferrer nofollow"'
     title = token.attrGet("title")
     if title:
-        attrs += f' title="{_escape(str(title))}"'
-    return f'<a href="{_escape(href)}"{attrs}>'
+        attrs += f' title="{escape(str(title))}"'
+    return f'<a href="{escape(href)}"{attrs}>'
 
 
 def _link_close(
@@ -196,7 +197,7 @@ def _image(
 ) -> str:
     token = tokens[idx]
     alt = self.renderInlineAsText(token.children or [], options, env) or "image"
-    return f'<span class="image-ref" title="images are not loaded">[{_escape(alt)}]</span>'
+    return f'<span class="image-ref" title="images are not loaded">[{escape(alt)}]</span>'
 
 
 def _wikilink(state: StateInline, silent: bool) -> bool:
@@ -230,15 +231,5 @@ def _wikilink_html(
             label = right
     label = label.split("#", 1)[0] if "#" in label and "|" not in inner else label
     if found is None or found.uri is None:
-        return f'<span class="link broken wiki" title="broken link">{_escape(label)}</span>'
-    return f'<a href="{_escape(doc_href(found.uri))}" class="link doc wiki">{_escape(label)}</a>'
-
-
-def _escape(text: str) -> str:
-    return (
-        text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace('"', "&quot;")
-        .replace("'", "&#39;")
-    )
+        return f'<span class="link broken wiki" title="broken link">{escape(label)}</span>'
+    return f'<a href="{escape(doc_href(found.uri))}" class="link doc wiki">{escape(label)}</a>'
