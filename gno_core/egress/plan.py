@@ -96,7 +96,11 @@ class EgressPlan:
     decision: EgressDecision
     allowed_decision: EgressDecision | None
     lineage: EgressLineage | None
-    remediation: Remediation | None
+
+    @property
+    def remediation(self) -> Remediation | None:
+        """What the caller can do about what was omitted (``None`` when nothing was)."""
+        return remediation_for(self.decision)
 
 
 def plan(request: EgressRequest, partial: PartialMode = "deny") -> EgressPlan:
@@ -105,10 +109,9 @@ def plan(request: EgressRequest, partial: PartialMode = "deny") -> EgressPlan:
     lineage = _lineage(request, whole)
     if whole.allowed:
         names = tuple(sorted(c.collection for c in request.collections))
-        return EgressPlan("complete", names, (), whole, whole, lineage, None)
-    remedy = remediation_for(whole)
+        return EgressPlan("complete", names, (), whole, whole, lineage)
     if partial != "explicit" or whole.reason not in PER_COLLECTION_REASONS:
-        return EgressPlan("denied", (), _omit_all(request, whole), whole, None, lineage, remedy)
+        return EgressPlan("denied", (), _omit_all(request, whole), whole, None, lineage)
     allowed: list[CollectionPolicy] = []
     omitted: list[Omission] = []
     for c in sorted(request.collections, key=lambda c: c.collection):
@@ -118,10 +121,10 @@ def plan(request: EgressRequest, partial: PartialMode = "deny") -> EgressPlan:
         else:
             omitted.append(Omission(c.collection, alone.reason))
     if not allowed:
-        return EgressPlan("denied", (), tuple(omitted), whole, None, lineage, remedy)
+        return EgressPlan("denied", (), tuple(omitted), whole, None, lineage)
     kept = decide(replace(request, collections=tuple(allowed)))
     names = tuple(c.collection for c in allowed)
-    return EgressPlan("partial", names, tuple(omitted), whole, kept, lineage, remedy)
+    return EgressPlan("partial", names, tuple(omitted), whole, kept, lineage)
 
 
 def _omit_all(request: EgressRequest, decision: EgressDecision) -> tuple[Omission, ...]:
