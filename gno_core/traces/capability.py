@@ -172,14 +172,15 @@ class Traces:
         self, tool: str, query: str, filters: dict[str, Any], mode: str, *, keep_text: bool = True
     ) -> tuple[str, TraceRetention] | None:
         """Open a trace for one retrieval call; None (and no work) when tracing is off."""
-        settings = self.settings()
-        if settings is None:
+        raw = self._handle.config.section("retrieval_traces")
+        if not isinstance(raw, dict) or not raw.get("enabled"):
             return None
+        config = self._handle.load_config()  # once: the settings and the fingerprint
+        settings = config.retrieval_traces
         r = settings.retention
         retention = TraceRetention(
             r.max_age_days, r.max_traces, r.max_records_per_trace, r.max_bytes
         )
-        config = self._handle.load_config_or_default()
         fingerprints = {
             "pipeline": f"{tool}:{mode}",
             "config": hashlib.sha256(config.model_dump_json().encode()).hexdigest()[:16],
@@ -218,7 +219,8 @@ class Traces:
         trace_id, retention = opened
         run = NewRun(kind, mode, detail={"results": len(hits)})  # type: ignore[arg-type]
         store = self.store
-        store.record(trace_id, run, hits, retention, self._handle.clock.now_ns())
+        if store.record(trace_id, run, hits, retention, self._handle.clock.now_ns()) is not None:
+            return trace_id  # a trace always outlives its own record
         # No dead id: retention may have had to drop the trace at once.
         return trace_id if store.header(trace_id) is not None else None
 
