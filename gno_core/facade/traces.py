@@ -54,7 +54,7 @@ class TraceCalls(EgressCalls):
         """Record a ``search-results`` answer (wire form) of ``request``; the trace id, or
         None (and nothing done) when tracing is off."""
         traces = self.tracing
-        if traces.settings() is None:
+        if not traces.enabled():
             return None
         from gno_core.traces.capability import filters_of, result_events
 
@@ -65,7 +65,7 @@ class TraceCalls(EgressCalls):
     def trace_capsule(self, tool: str, request: Any, wire: dict[str, Any]) -> str | None:
         """Record the evidence of a context capsule or an Ask answer (wire form)."""
         traces = self.tracing
-        if traces.settings() is None:
+        if not traces.enabled():
             return None
         from gno_core.traces.capability import capsule_events, filters_of
 
@@ -78,7 +78,7 @@ class TraceCalls(EgressCalls):
     def trace_hits(self, tool: str, request: Any, mode: str, hits: Sequence[Any]) -> str | None:
         """Record plain ranked hits (``RankedHit``) of a plain request (what the CLI prints)."""
         traces = self.tracing
-        if traces.settings() is None:
+        if not traces.enabled():
             return None
         from gno_core.traces.capability import filters_of, hit_events
 

@@ -147,6 +147,11 @@ class Traces:
 
     # -- settings ---------------------------------------------------------------------------
 
+    def enabled(self) -> bool:
+        """Whether tracing is on, from the configuration's plain section (no model built)."""
+        raw = self._handle.config.section("retrieval_traces")
+        return isinstance(raw, dict) and bool(raw.get("enabled"))
+
     def settings(self) -> RetrievalTracesConfig | None:
         """The trace settings when tracing is on, else None."""
         # Off is the common case: decided from the plain section, no model built.
