@@ -76,6 +76,25 @@ class MemoryBook:
         self.receipts.append(draft_of(plan(request, decision.partial), decision.operation))
 
 
+def set_policy(gno: Any, collection: str, target: str) -> None:
+    """Set ``collection``'s egress policy through the facade as the operator does: tighten at
+    once, relax with the one-use confirmation of the current revision."""
+    from gno_core.contracts.egress_requests import RelaxationConfirmationInput
+    from gno_core.egress.values import POLICY_RANK
+
+    state = gno.egress_policy_get(collection)
+    confirmation = None
+    if POLICY_RANK[target] > POLICY_RANK[state.effective_policy]:
+        confirmation = RelaxationConfirmationInput(
+            collection=collection,
+            current_policy=state.effective_policy,
+            current_revision=state.revision,
+            target_policy=target,
+            acknowledged=True,
+        )
+    gno.egress_policy_set(collection, target, confirmation)
+
+
 class ServerThread:
     """A gateway served by Hypercorn on its own event loop in a thread; ``stop`` shuts it down
     gracefully and re-raises anything the server raised."""

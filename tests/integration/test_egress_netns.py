@@ -61,21 +61,10 @@ def set_policy(env: dict[str, str], collection: str, target: str) -> None:
     """What the operator does on the server's machine (through the Python API, on the same
     index files the daemon serves): tighten at once, relax with the one-use confirmation."""
     from gno_adapters.bootstrap.local import open_gno
-    from gno_core.contracts.egress_requests import RelaxationConfirmationInput
-    from gno_core.egress.values import POLICY_RANK
+    from tests.http_support import set_policy as apply
 
     with open_gno(env=env) as gno:
-        state = gno.egress_policy_get(collection)
-        confirmation = None
-        if POLICY_RANK[target] > POLICY_RANK[state.effective_policy]:
-            confirmation = RelaxationConfirmationInput(
-                collection=collection,
-                current_policy=state.effective_policy,
-                current_revision=state.revision,
-                target_policy=target,
-                acknowledged=True,
-            )
-        gno.egress_policy_set(collection, target, confirmation)
+        apply(gno, collection, target)
 
 
 def receipts(env: dict[str, str]) -> list[dict[str, Any]]:
