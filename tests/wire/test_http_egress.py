@@ -63,22 +63,32 @@ def three_collections() -> Adapters:
     return made
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Gateway, MemoryBook]]:
-    token = tmp_path_factory.mktemp("egress") / "token"
+def token_file(folder: Path) -> Path:
+    """The bearer token a non-loopback gateway needs, readable by its owner only."""
+    token = folder / "token"
     token.write_text(TOKEN)
     token.chmod(0o600)
-    made = three_collections()
-    book = MemoryBook(dict.fromkeys(COLLECTIONS, "local_only"))
-    settings = GatewaySettings(
+    return token
+
+
+def lan_settings(folder: Path, workers: int = 2) -> GatewaySettings:
+    """A gateway that takes LAN callers: every interface, the bearer, exact Host and Origin."""
+    return GatewaySettings(
         port=8765,
-        workers=2,
+        workers=workers,
         host="0.0.0.0",
-        token_file=token,
+        token_file=token_file(folder),
         allowed_hosts=("127.0.0.1:8765",),
         allowed_origins=("http://127.0.0.1:8765",),
         rate_limit_per_minute=0,
     )
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Gateway, MemoryBook]]:
+    made = three_collections()
+    book = MemoryBook(dict.fromkeys(COLLECTIONS, "local_only"))
+    settings = lan_settings(tmp_path_factory.mktemp("egress"))
     gateway = Gateway(settings, lambda: build(made), port=8765, egress_book=lambda _: book)
     try:
         yield gateway, book
@@ -347,12 +357,13 @@ def test_a_stream_opened_before_a_policy_change_ends_with_the_retry_event(
 ) -> None:
     """A 2025-era GET stream of a LAN session: the epoch it opened under is checked before
     every keepalive; after a change it carries the content-free retry event and ends."""
-    token = tmp_path / "token"
-    token.write_text(TOKEN)
-    token.chmod(0o600)
     book = MemoryBook({"notes": "lan"})
     settings = GatewaySettings(
-        port=8765, workers=2, token_file=token, keepalive_seconds=0.05, rate_limit_per_minute=0
+        port=8765,
+        workers=2,
+        token_file=token_file(tmp_path),
+        keepalive_seconds=0.05,
+        rate_limit_per_minute=0,
     )
     gateway = Gateway(settings, real_facade.factory(), port=8765, egress_book=lambda _: book)
 
@@ -414,19 +425,8 @@ def test_web_pages_through_a_proxy_are_held_like_rest(served: tuple[Gateway, Mem
 def stored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
     """The gateway over the facade's own policy store (``facade_book``: effective policies,
     epoch and receipts of the in-memory index), not a test book."""
-    token = tmp_path_factory.mktemp("egress-store") / "token"
-    token.write_text(TOKEN)
-    token.chmod(0o600)
     made = three_collections()
-    settings = GatewaySettings(
-        port=8765,
-        workers=2,
-        host="0.0.0.0",
-        token_file=token,
-        allowed_hosts=("127.0.0.1:8765",),
-        allowed_origins=("http://127.0.0.1:8765",),
-        rate_limit_per_minute=0,
-    )
+    settings = lan_settings(tmp_path_factory.mktemp("egress-store"))
     gateway = Gateway(settings, lambda: build(made), port=8765)
     try:
         yield gateway
@@ -468,9 +468,7 @@ def test_over_the_policy_store_no_answer_carries_a_refused_collection(
 @pytest.fixture(scope="module")
 def citing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Gateway, MemoryBook]]:
     """Two collections: ``cobalt``'s note cites ``gno://atlas/note-0.md`` in its own text."""
-    token = tmp_path_factory.mktemp("egress-citing") / "token"
-    token.write_text(TOKEN)
-    token.chmod(0o600)
+    folder = tmp_path_factory.mktemp("egress-citing")
     made = in_memory()
     tree: Any = made.tree
     for name in ("atlas", "cobalt"):
@@ -486,15 +484,7 @@ def citing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Gateway, 
     with build(made) as gno:
         gno.sync()
     book = MemoryBook({"atlas": "local_only", "cobalt": "remote"})
-    settings = GatewaySettings(
-        port=8765,
-        workers=1,
-        host="0.0.0.0",
-        token_file=token,
-        allowed_hosts=("127.0.0.1:8765",),
-        allowed_origins=("http://127.0.0.1:8765",),
-        rate_limit_per_minute=0,
-    )
+    settings = lan_settings(folder, workers=1)
     gateway = Gateway(settings, lambda: build(made), port=8765, egress_book=lambda _: book)
     try:
         yield gateway, book
