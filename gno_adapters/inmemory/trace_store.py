@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from gno_core.errors import ConflictError, NotFoundError, ValidationError
+from gno_core.errors import NotFoundError, ValidationError
 from gno_core.traces.values import (
     NewEvent,
     NewExport,
@@ -166,15 +166,7 @@ class InMemoryTraceStore:
             raise NotFoundError("No such retrieval trace", details={"traceId": judgment.trace_id})
         for stored in t.judgments:
             if stored.idempotency_key == judgment.idempotency_key:
-                if (
-                    stored.label != judgment.label
-                    or (judgment.event_id is not None and stored.event_id != judgment.event_id)
-                    or (judgment.document is not None and stored.document != judgment.document)
-                ):
-                    raise ConflictError(
-                        "This idempotency key already labelled something else",
-                        details={"idempotencyKey": judgment.idempotency_key},
-                    )
+                judgment.check_replay(stored)
                 return stored, False
         document = judgment.document
         if judgment.event_id is not None:

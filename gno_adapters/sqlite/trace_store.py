@@ -10,7 +10,7 @@ from typing import Any
 from gno_adapters.sqlite.connection import write_transaction
 from gno_adapters.sqlite.errors import translate_errors
 from gno_adapters.sqlite.rows import Rows
-from gno_core.errors import ConflictError, NotFoundError, ValidationError
+from gno_core.errors import NotFoundError, ValidationError
 from gno_core.traces.values import (
     NewEvent,
     NewExport,
@@ -264,15 +264,7 @@ class ApswTraceStore:
             ).fetchone()
             if row is not None:
                 stored = TraceJudgment(row[0], judgment.trace_id, *row[1:])
-                if (
-                    stored.label != judgment.label
-                    or (judgment.event_id is not None and stored.event_id != judgment.event_id)
-                    or (judgment.document is not None and stored.document != judgment.document)
-                ):
-                    raise ConflictError(
-                        "This idempotency key already labelled something else",
-                        details={"idempotencyKey": judgment.idempotency_key},
-                    )
+                judgment.check_replay(stored)
                 return stored, False
             document = judgment.document
             if judgment.event_id is not None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from gno_core.errors import ValidationError
+from gno_core.errors import ConflictError, ValidationError
 
 __all__ = [
     "JUDGMENT_LABELS",
@@ -230,12 +230,19 @@ class NewJudgment:
                 details={"field": "eventId"},
             )
 
-    def same_as(self, other: TraceJudgment) -> bool:
-        return (self.label, self.event_id, self.document) == (
-            other.label,
-            other.event_id,
-            other.document,
-        )
+    def check_replay(self, stored: TraceJudgment) -> None:
+        """A retry under ``stored``'s idempotency key must say the same thing (the stored
+        document is the event's, so an event judgment is compared by its event); else a
+        ``ConflictError``."""
+        if (
+            stored.label != self.label
+            or (self.event_id is not None and stored.event_id != self.event_id)
+            or (self.document is not None and stored.document != self.document)
+        ):
+            raise ConflictError(
+                "This idempotency key already labelled something else",
+                details={"idempotencyKey": self.idempotency_key},
+            )
 
 
 @dataclass(frozen=True, slots=True)

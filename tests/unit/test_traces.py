@@ -11,10 +11,10 @@ import pytest
 from gno_adapters.bootstrap import build, in_memory
 from gno_adapters.bootstrap.adapters import Adapters
 from gno_core.config import GnoConfig, RetrievalTracesConfig
-from gno_core.errors import NotFoundError, ValidationError
+from gno_core.errors import ConflictError, NotFoundError, ValidationError
 from gno_core.facade import Gno
 from gno_core.traces.capability import OPEN_SECONDS
-from gno_core.traces.values import NewEvent
+from gno_core.traces.values import NewEvent, NewJudgment, TraceJudgment
 
 NOTES = {"a.md": "# Alpha\n\nalpha one\n\nalpha two\n", "b.md": "# Beta\n\nbeta\n"}
 HITS = [
@@ -239,3 +239,19 @@ def test_replay_with_hybrid_and_expansion_runs_the_judged_trace(
     res = gno.trace_replay(TraceReplayRequest(mode="hybrid", expand=True))
     (item,) = res.traces
     assert item.outcome != "unreplayable" and item.ndcg_after is not None
+
+
+def test_a_judgment_replay_must_say_the_same_thing() -> None:
+    stored = TraceJudgment(7, "trc_x", "relevant", "k1", 3, "#aaaaaa", 0)
+    NewJudgment("trc_x", "relevant", "k1", 5, event_id=3).check_replay(stored)  # same: no error
+    for other in (
+        NewJudgment("trc_x", "irrelevant", "k1", 5, event_id=3),
+        NewJudgment("trc_x", "relevant", "k1", 5, event_id=4),
+    ):
+        with pytest.raises(ConflictError) as caught:
+            other.check_replay(stored)
+        assert caught.value.details == {"idempotencyKey": "k1"}
+    missing = TraceJudgment(8, "trc_x", "missing_expected", "k2", None, "#abcdef", 0)
+    NewJudgment("trc_x", "missing_expected", "k2", 5, document="#abcdef").check_replay(missing)
+    with pytest.raises(ConflictError):
+        NewJudgment("trc_x", "missing_expected", "k2", 5, document="#bbbbbb").check_replay(missing)
