@@ -169,13 +169,8 @@ class ApswTraceStore:
                 return None
             seq, head = found
             room = retention.max_records_per_trace - head.records
-            if room <= 0:
-                self._conn.execute(
-                    "UPDATE retrieval_traces SET truncated = 1 WHERE seq = ?", (seq,)
-                )
-                return None
             kept, size = fit(run, events, room, retention.max_bytes - head.size_bytes)
-            if size == 0:  # not even the run fits in the byte bound
+            if size == 0:  # not even the run fits in the record or byte bound
                 self._conn.execute(
                     "UPDATE retrieval_traces SET truncated = 1 WHERE seq = ?", (seq,)
                 )
