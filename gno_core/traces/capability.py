@@ -161,8 +161,7 @@ class Traces:
         return self._handle.load_config().retrieval_traces
 
     def retention(self) -> TraceRetention:
-        r = self._handle.load_config_or_default().retrieval_traces.retention
-        return TraceRetention(r.max_age_days, r.max_traces, r.max_records_per_trace, r.max_bytes)
+        return _retention(self._handle.load_config_or_default().retrieval_traces)
 
     def now_ns(self) -> int:
         return self._handle.clock.now_ns()
@@ -182,10 +181,7 @@ class Traces:
             return None
         config = self._handle.load_config()  # once: the settings and the fingerprint
         settings = config.retrieval_traces
-        r = settings.retention
-        retention = TraceRetention(
-            r.max_age_days, r.max_traces, r.max_records_per_trace, r.max_bytes
-        )
+        retention = _retention(settings)
         fingerprints = {
             "pipeline": f"{tool}:{mode}",
             "config": hashlib.sha256(config.model_dump_json().encode()).hexdigest()[:16],
@@ -235,7 +231,7 @@ class Traces:
         """A ``get`` that returned lines ``start``-``end``: added to the open trace
         ``trace_id`` when there is one, else recorded as a trace of its own (the ref is kept
         as a digest only); None when tracing is off or no line was returned."""
-        if end < start or start < 1 or self.settings() is None:
+        if end < start or start < 1 or not self.enabled():
             return None
         if trace_id is not None:
             recorded = self.opened(trace_id, docid, uri, start, end)
@@ -257,7 +253,7 @@ class Traces:
         settings = self.settings()
         if settings is None or end < start or start < 1:
             return None
-        retention = self.retention()
+        retention = _retention(settings)  # the settings already loaded: no second load
         now = self._handle.clock.now_ns()
         header = self.store.header(trace_id)
         if header is None or header.status != "open" or self._idle(header, now):
@@ -336,3 +332,8 @@ class Traces:
 
     def purge(self) -> int:
         return self.store.purge()
+
+
+def _retention(settings: RetrievalTracesConfig) -> TraceRetention:
+    r = settings.retention
+    return TraceRetention(r.max_age_days, r.max_traces, r.max_records_per_trace, r.max_bytes)

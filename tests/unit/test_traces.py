@@ -255,3 +255,22 @@ def test_a_judgment_replay_must_say_the_same_thing() -> None:
     NewJudgment("trc_x", "missing_expected", "k2", 5, document="#abcdef").check_replay(missing)
     with pytest.raises(ConflictError):
         NewJudgment("trc_x", "missing_expected", "k2", 5, document="#bbbbbb").check_replay(missing)
+
+
+def test_recording_an_opened_span_reads_the_configuration_once(
+    adapters: Adapters, gno: Gno, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tracing(adapters, enabled=True)
+    trace_id = gno.trace_retrieval("gno_search", "alpha", {}, "bm25", HITS)
+    assert trace_id is not None
+    config = gno.handle.config
+    load = config.load
+    loads: list[int] = []
+
+    def counted() -> GnoConfig:
+        loads.append(1)
+        return load()
+
+    monkeypatch.setattr(config, "load", counted)
+    assert gno.trace_opened(trace_id, "#aaaaaa", "gno://notes/a.md", 3, 5) == trace_id
+    assert len(loads) == 1
