@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from statistics import fmean
 from typing import TYPE_CHECKING, Any
 
-from gno_core.errors import EgressDeniedError, GnoError, NotFoundError, ValidationError
+from gno_core.errors import EgressDeniedError, GnoError, ValidationError
 from gno_core.identity import uri_collections
 from gno_core.traces.exports import (
     canonical,
@@ -59,14 +59,8 @@ class TraceActions:
         traces.settle()
         store = traces.store
         ids = sorted(set(request.trace_ids))
-        headers: list[TraceHeader] = []
-        for trace_id in ids:  # missing, then open: both before the policy is asked
-            header = store.header(trace_id)
-            if header is None:
-                raise NotFoundError(
-                    f"No retrieval trace {trace_id[:40]!r}", details={"traceId": trace_id[:40]}
-                )
-            headers.append(header)
+        # missing, then open: both before the policy is asked
+        headers = [traces.require(trace_id) for trace_id in ids]
         still_open = [h.trace_id for h in headers if h.status == "open"]
         if still_open:
             raise ValidationError(
@@ -74,7 +68,8 @@ class TraceActions:
                 "record (or delete it)",
                 details={"open": still_open[:20]},
             )
-        uris = [e.uri for h in headers for e in store.events(h.trace_id)]
+        events = {h.trace_id: store.events(h.trace_id) for h in headers}  # read once
+        uris = [e.uri for h in headers for e in events[h.trace_id]]
         scope = uri_collections(uris) or None
         plan = authorize(scope)
         if plan.mode != "complete":
@@ -93,10 +88,10 @@ class TraceActions:
         else:
             shows = []
             for h in headers:
-                events = store.events(h.trace_id)
+                got = events[h.trace_id]
                 runs = store.runs(h.trace_id)
                 judgments = store.judgments(h.trace_id)
-                shows.append(detail_view(h, runs, events, len(events), judgments, []))
+                shows.append(detail_view(h, runs, got, len(got), judgments, []))
             payload = receipt_content(shows)
         text, digest = canonical(payload)
         receipt = NewExport(request.format, tuple(ids), digest, len(text.encode()), traces.now_ns())

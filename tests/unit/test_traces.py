@@ -14,7 +14,7 @@ from gno_core.config import GnoConfig, RetrievalTracesConfig
 from gno_core.errors import ConflictError, NotFoundError, ValidationError
 from gno_core.facade import Gno
 from gno_core.traces.capability import OPEN_SECONDS
-from gno_core.traces.values import NewEvent, NewJudgment, TraceJudgment
+from gno_core.traces.values import NewEvent, NewJudgment, TraceEvent, TraceJudgment
 
 NOTES = {"a.md": "# Alpha\n\nalpha one\n\nalpha two\n", "b.md": "# Beta\n\nbeta\n"}
 HITS = [
@@ -274,3 +274,25 @@ def test_recording_an_opened_span_reads_the_configuration_once(
     monkeypatch.setattr(config, "load", counted)
     assert gno.trace_opened(trace_id, "#aaaaaa", "gno://notes/a.md", 3, 5) == trace_id
     assert len(loads) == 1
+
+
+def test_a_receipt_export_reads_each_trace_s_events_once(
+    adapters: Adapters, gno: Gno, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gno_core.contracts.trace_requests import TraceExportRequest
+
+    tracing(adapters, enabled=True)
+    ids = [closed_trace(adapters, gno), closed_trace(adapters, gno)]
+    adapters.clock.advance(OPEN_SECONDS)  # type: ignore[attr-defined]
+    store = gno.tracing.store
+    events = store.events
+    read: list[str] = []
+
+    def counted(trace_id: str, *, limit: int = 10_000) -> list[TraceEvent]:
+        read.append(trace_id)
+        return events(trace_id, limit=limit)
+
+    monkeypatch.setattr(store, "events", counted)
+    receipt = gno.trace_export(TraceExportRequest(trace_ids=ids))
+    assert sorted(read) == sorted(ids)
+    assert len(receipt.export.trace_ids) == 2
