@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from gno_adapters.mcp.jsonrpc import JSONObject
-from gno_adapters.mcp.registry import ToolDef
+from gno_adapters.mcp.registry import READ_ONLY, Handler, ToolDef
 from gno_adapters.mcp.tools.common import ToolCall, tool_result
 from gno_adapters.mcp.tools.health import NO_INPUT
 from gno_adapters.mcp.tools.schema import DerivedSchema, validated
@@ -156,69 +156,40 @@ def _audit(operation: str) -> Any:
     return handler
 
 
-def _schema(model: str) -> DerivedSchema:
-    return DerivedSchema(f"{EGRESS_REQUESTS}:{model}")
+def _tool(
+    name: str, request: str | None, output: str, handler: Handler, *, write: bool = False
+) -> ToolDef:
+    """The egress tool ``name``: its input the closed ``request`` model (none: no input), its
+    facade operation the name without ``gno_``; a write tool ``MUTATES``."""
+    return ToolDef(
+        name=name,
+        input_schema=NO_INPUT if request is None else DerivedSchema(f"{EGRESS_REQUESTS}:{request}"),
+        output=output,
+        handler=handler,
+        write=write,
+        requires=name.removeprefix("gno_"),
+        annotations=dict(MUTATES) if write else dict(READ_ONLY),
+    )
 
 
-POLICY_GET = ToolDef(
-    name="gno_egress_policy_get",
-    input_schema=_schema("EgressPolicyGetRequest"),
-    output="collection-egress-policy",
-    handler=_policy_get,
-    requires="egress_policy_get",
+_AUDIT = "egress-audit-management"
+POLICY_GET = _tool(
+    "gno_egress_policy_get", "EgressPolicyGetRequest", "collection-egress-policy", _policy_get
 )
-CHECK = ToolDef(
-    name="gno_egress_check",
-    input_schema=_schema("EgressCheckRequest"),
-    output="collection-egress-check",
-    handler=_check,
-    requires="egress_check",
-)
-AUDIT_LIST = ToolDef(
-    name="gno_egress_audit_list",
-    input_schema=_schema("EgressAuditListRequest"),
-    output="egress-audit-management",
-    handler=_audit("list"),
-    requires="egress_audit_list",
-)
-AUDIT_SHOW = ToolDef(
-    name="gno_egress_audit_show",
-    input_schema=_schema("EgressAuditShowRequest"),
-    output="egress-audit-management",
-    handler=_audit("show"),
-    requires="egress_audit_show",
-)
-AUDIT_STATUS = ToolDef(
-    name="gno_egress_audit_status",
-    input_schema=NO_INPUT,
-    output="egress-audit-management",
-    handler=_audit("status"),
-    requires="egress_audit_status",
-)
-POLICY_SET = ToolDef(
-    name="gno_egress_policy_set",
-    input_schema=_schema("EgressPolicySetRequest"),
-    output="collection-egress-policy-set",
-    handler=_policy_set,
+CHECK = _tool("gno_egress_check", "EgressCheckRequest", "collection-egress-check", _check)
+AUDIT_LIST = _tool("gno_egress_audit_list", "EgressAuditListRequest", _AUDIT, _audit("list"))
+AUDIT_SHOW = _tool("gno_egress_audit_show", "EgressAuditShowRequest", _AUDIT, _audit("show"))
+AUDIT_STATUS = _tool("gno_egress_audit_status", None, _AUDIT, _audit("status"))
+POLICY_SET = _tool(
+    "gno_egress_policy_set",
+    "EgressPolicySetRequest",
+    "collection-egress-policy-set",
+    _policy_set,
     write=True,
-    requires="egress_policy_set",
-    annotations=dict(MUTATES),
 )
-AUDIT_DELETE = ToolDef(
-    name="gno_egress_audit_delete",
-    input_schema=_schema("EgressAuditDeleteRequest"),
-    output="egress-audit-management",
-    handler=_audit("delete"),
-    write=True,
-    requires="egress_audit_delete",
-    annotations=dict(MUTATES),
+AUDIT_DELETE = _tool(
+    "gno_egress_audit_delete", "EgressAuditDeleteRequest", _AUDIT, _audit("delete"), write=True
 )
-AUDIT_PURGE = ToolDef(
-    name="gno_egress_audit_purge",
-    input_schema=_schema("EgressAuditPurgeRequest"),
-    output="egress-audit-management",
-    handler=_audit("purge"),
-    write=True,
-    requires="egress_audit_purge",
-    annotations=dict(MUTATES),
+AUDIT_PURGE = _tool(
+    "gno_egress_audit_purge", "EgressAuditPurgeRequest", _AUDIT, _audit("purge"), write=True
 )
