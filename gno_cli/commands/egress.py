@@ -10,25 +10,16 @@ import sys
 from typing import TYPE_CHECKING
 
 from gno_cli.output import emit, emit_json
+from gno_core.egress.values import ACTIONS, CONTENT_CLASSES, KNOWN_ZONES, POLICIES
+from gno_core.egress.values import ZONES as ALL_ZONES
 from gno_core.errors import EgressRelaxationConfirmationError, ValidationError
 
 if TYPE_CHECKING:
     from gno_cli.context import Context
     from gno_core.contracts.egress import EgressAuditManagement, EgressReceipt
 
-POLICIES = ("local_only", "lan", "remote")
-ACTIONS = ("retrieve", "serve", "publish", "remote_inference", "export", "clip_write")
-ZONES = ("local_process", "loopback", "lan", "remote")
-CLASSES = (
-    "source",
-    "snippet",
-    "metadata",
-    "attachment",
-    "embedding",
-    "capsule",
-    "audit_log",
-    "retrieval_trace",
-)
+#: The zones a check may name: every one but ``unknown`` (what the peer classifier answers).
+ZONES = tuple(z for z in ALL_ZONES if z in KNOWN_ZONES)
 #: ``gno collection policy check`` when the decision denies (a script can branch on it).
 DENIED = 1
 
@@ -71,7 +62,7 @@ def register_policy(csub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     check.add_argument("--action", choices=ACTIONS, default="serve", help="default: serve")
     check.add_argument("--zone", choices=ZONES, default="lan", help="destination; default: lan")
     check.add_argument(
-        "--content-class", choices=CLASSES, default="snippet", help="default: snippet"
+        "--content-class", choices=CONTENT_CLASSES, default="snippet", help="default: snippet"
     )
     check.add_argument(
         "--authenticated", action="store_true", help="the caller is authenticated (a bearer)"
