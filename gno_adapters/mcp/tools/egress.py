@@ -7,7 +7,7 @@ egress contracts; none carries a query, a text or a path."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gno_adapters.mcp.jsonrpc import JSONObject
 from gno_adapters.mcp.registry import READ_ONLY, Handler, ToolDef
@@ -134,26 +134,40 @@ def _check(call: ToolCall) -> JSONObject:
     return tool_result(render_check(res), res)
 
 
-def _audit(operation: str) -> Any:
-    def handler(call: ToolCall) -> JSONObject:
-        from gno_core.contracts import egress_requests as r
+def _audit(res: EgressAuditManagement) -> JSONObject:
+    return tool_result(render_audit(res), res)
 
-        f = call.facade
-        if operation == "list":
-            listed = validated(r.EgressAuditListRequest, call.arguments)
-            res = f.egress_audit_list(listed.limit, listed.cursor)
-        elif operation == "show":
-            res = f.egress_audit_show(validated(r.EgressAuditShowRequest, call.arguments).audit_id)
-        elif operation == "status":
-            res = f.egress_audit_status()
-        elif operation == "delete":
-            audit_id = validated(r.EgressAuditDeleteRequest, call.arguments).audit_id
-            res = f.egress_audit_delete(audit_id)
-        else:
-            res = f.egress_audit_purge(validated(r.EgressAuditPurgeRequest, call.arguments).confirm)
-        return tool_result(render_audit(res), res)
 
-    return handler
+def _audit_list(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.egress_requests import EgressAuditListRequest
+
+    req = validated(EgressAuditListRequest, call.arguments)
+    return _audit(call.facade.egress_audit_list(req.limit, req.cursor))
+
+
+def _audit_show(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.egress_requests import EgressAuditShowRequest
+
+    req = validated(EgressAuditShowRequest, call.arguments)
+    return _audit(call.facade.egress_audit_show(req.audit_id))
+
+
+def _audit_status(call: ToolCall) -> JSONObject:
+    return _audit(call.facade.egress_audit_status())
+
+
+def _audit_delete(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.egress_requests import EgressAuditDeleteRequest
+
+    req = validated(EgressAuditDeleteRequest, call.arguments)
+    return _audit(call.facade.egress_audit_delete(req.audit_id))
+
+
+def _audit_purge(call: ToolCall) -> JSONObject:
+    from gno_core.contracts.egress_requests import EgressAuditPurgeRequest
+
+    req = validated(EgressAuditPurgeRequest, call.arguments)
+    return _audit(call.facade.egress_audit_purge(req.confirm))
 
 
 def _tool(
@@ -177,9 +191,9 @@ POLICY_GET = _tool(
     "gno_egress_policy_get", "EgressPolicyGetRequest", "collection-egress-policy", _policy_get
 )
 CHECK = _tool("gno_egress_check", "EgressCheckRequest", "collection-egress-check", _check)
-AUDIT_LIST = _tool("gno_egress_audit_list", "EgressAuditListRequest", _AUDIT, _audit("list"))
-AUDIT_SHOW = _tool("gno_egress_audit_show", "EgressAuditShowRequest", _AUDIT, _audit("show"))
-AUDIT_STATUS = _tool("gno_egress_audit_status", None, _AUDIT, _audit("status"))
+AUDIT_LIST = _tool("gno_egress_audit_list", "EgressAuditListRequest", _AUDIT, _audit_list)
+AUDIT_SHOW = _tool("gno_egress_audit_show", "EgressAuditShowRequest", _AUDIT, _audit_show)
+AUDIT_STATUS = _tool("gno_egress_audit_status", None, _AUDIT, _audit_status)
 POLICY_SET = _tool(
     "gno_egress_policy_set",
     "EgressPolicySetRequest",
@@ -188,8 +202,8 @@ POLICY_SET = _tool(
     write=True,
 )
 AUDIT_DELETE = _tool(
-    "gno_egress_audit_delete", "EgressAuditDeleteRequest", _AUDIT, _audit("delete"), write=True
+    "gno_egress_audit_delete", "EgressAuditDeleteRequest", _AUDIT, _audit_delete, write=True
 )
 AUDIT_PURGE = _tool(
-    "gno_egress_audit_purge", "EgressAuditPurgeRequest", _AUDIT, _audit("purge"), write=True
+    "gno_egress_audit_purge", "EgressAuditPurgeRequest", _AUDIT, _audit_purge, write=True
 )
