@@ -79,3 +79,15 @@ def markdown_table() -> str:
             named = (named + ", any other") if named else "any other"
         lines.append(f"| {status} | {meaning} | {named} |")
     return "\n".join(lines) + "\n"
+
+
+def sigint_catchable() -> bool:
+    """Whether a command may take Ctrl-C over (its own SIGINT handler): not on another thread,
+    nor where SIGINT is ignored (a job started with `&` by a shell without job control): it
+    stays ignored, as it is for every other command."""
+    import signal
+    import threading
+
+    return threading.current_thread() is threading.main_thread() and (
+        signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+    )

@@ -111,17 +111,12 @@ def _follow(ctx: Context, req: ChangesRequest) -> int:
     Ctrl-C (130). A cursor that retention passed before it was read ends the stream: the
     follower cannot go on without a gap (a ``cursorExpired`` event with ``--json``, exit 2)."""
     import signal
-    import threading
 
-    from gno_cli.exit_codes import INTERRUPTED
+    from gno_cli.exit_codes import INTERRUPTED, sigint_catchable
 
     interrupt = _Interrupt()
     previous = None
-    # Not on another thread, nor where SIGINT is ignored (a job started with `&` by a shell
-    # without job control): it stays ignored, as it is for every other command.
-    if threading.current_thread() is threading.main_thread() and (
-        signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
-    ):
+    if sigint_catchable():
         previous = signal.signal(signal.SIGINT, interrupt)
     try:
         cursor = req.since

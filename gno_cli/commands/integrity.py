@@ -95,7 +95,8 @@ def _ctrl_c_stops() -> Iterator[Callable[[], bool]]:
     report is the answer, and 5 says it is not a clean one. A second Ctrl-C exits at once (130,
     nothing printed)."""
     import signal
-    import threading
+
+    from gno_cli.exit_codes import sigint_catchable
 
     asked: list[bool] = []
 
@@ -104,12 +105,7 @@ def _ctrl_c_stops() -> Iterator[Callable[[], bool]]:
             raise KeyboardInterrupt
         asked.append(True)
 
-    # Not on another thread, nor where SIGINT is ignored (a job started with `&` by a shell
-    # without job control): it stays ignored, as it is for every other command.
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is signal.SIG_IGN
-    ):
+    if not sigint_catchable():
         yield lambda: False
         return
     previous = signal.signal(signal.SIGINT, stop)
